@@ -1,0 +1,48 @@
+/**
+ * Compression settings: the one definition shared by the codecs, the server
+ * (which validates uploads with these schemas) and the web app.
+ */
+import { z } from "zod";
+
+export const OUTPUT_FORMATS = ["jpeg", "webp"] as const;
+export const MODES = ["speed", "balanced", "quality"] as const;
+export const CHROMA_SUBSAMPLINGS = ["4:4:4", "4:2:2", "4:2:0"] as const;
+export const BATCH_PRIORITIES = ["low", "normal", "high"] as const;
+
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export type Mode = (typeof MODES)[number];
+export type ChromaSubsampling = (typeof CHROMA_SUBSAMPLINGS)[number];
+export type BatchPriority = (typeof BATCH_PRIORITIES)[number];
+
+/** Premium "advanced algorithms": search the quality setting for a goal. */
+export const targetSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("size"), kb: z.number().int().min(1).max(100_000) }),
+  z.object({ kind: z.literal("quality"), score: z.number().min(50).max(100) }),
+  z.object({ kind: z.literal("auto") }),
+]);
+export type Target = z.infer<typeof targetSchema>;
+
+export const compressSettingsSchema = z.object({
+  quality: z.number().int().min(1).max(100),
+  format: z.enum(OUTPUT_FORMATS),
+  mode: z.enum(MODES),
+  progressive: z.boolean(),
+  mozjpeg: z.boolean(),
+  optimizeForWeb: z.boolean(),
+  stripMetadata: z.boolean(),
+  chromaSubsampling: z.enum(CHROMA_SUBSAMPLINGS),
+  target: targetSchema.nullable(),
+});
+export type CompressSettings = z.infer<typeof compressSettingsSchema>;
+
+export const DEFAULT_SETTINGS: CompressSettings = {
+  quality: 80,
+  format: "jpeg",
+  mode: "balanced",
+  progressive: false,
+  mozjpeg: true,
+  optimizeForWeb: true,
+  stripMetadata: true,
+  chromaSubsampling: "4:2:0",
+  target: null,
+};

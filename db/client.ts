@@ -1,0 +1,33 @@
+import { createClient } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import { migrate } from "drizzle-orm/libsql/migrator";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as schema from "./schema.ts";
+
+export type Db = ReturnType<typeof drizzle<typeof schema>>;
+
+export interface DbOptions {
+  /** `file:path.db`, `:memory:`, `libsql://…` or `http(s)://…`. */
+  url: string;
+  authToken?: string;
+}
+
+const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/** Opens the database and applies the committed migrations. */
+export async function createDb({ url, authToken }: DbOptions): Promise<{ db: Db; close(): void }> {
+  if (url.startsWith("file:")) {
+    // @libsql/client does not create the database's folder.
+    await mkdir(dirname(url.slice("file:".length)), { recursive: true });
+  }
+  const client = createClient({ url, authToken });
+  if (url.startsWith("file:") || url === ":memory:") {
+    await client.execute("PRAGMA foreign_keys = ON");
+    if (url.startsWith("file:")) await client.execute("PRAGMA journal_mode = WAL");
+  }
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
+  return { db, close: () => client.close() };
+}

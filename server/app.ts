@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "./app-env.ts";
+import { ApiError } from "./http-error.ts";
+import { refuseForeignOrigin } from "./middleware/csrf.ts";
+import { requestLog } from "./middleware/request-log.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
+import { loadSession } from "./middleware/session.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { serveSite } from "./static-site.ts";
+
+/** Builds the Hono app around its dependencies: middleware, `/api` sub-apps, the site. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  if (deps.logRequests) app.use(requestLog());
+  app.use(securityHeaders());
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+
+  app.get("/healthz", (c) => c.json({ ok: true }));
+
+  const api = new Hono<AppEnv>();
+  api.use(refuseForeignOrigin, loadSession);
+  api.route("/", authRoutes);
+  api.all("*", (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+
+  if (deps.webDist) app.get("*", serveSite(deps.webDist));
+  app.notFound((c) => c.json({ error: "Not found" }, 404));
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      return c.json({ error: err.message }, err.status, err.headers);
+    }
+    console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, err);
+    return c.json({ error: "Something went wrong on our side; please try again" }, 500);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+const intFrom = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
+
+const envSchema = z.object({
+  PORT: intFrom(0, 8000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z.string().regex(
+    /^(file:|:memory:$|libsql:\/\/|https?:\/\/|wss?:\/\/)/,
+    "must be file:, :memory:, libsql://, http(s):// or ws(s)://",
+  ).default("file:data/app.db"),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_TIMEOUT_MS: intFrom(1000, 60_000),
+  RESULT_TTL_SECONDS: intFrom(1, 3600),
+  MAX_STORE_BYTES: intFrom(1, 1024 ** 3),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PRICE_ID: z.string().optional(),
+  ADSENSE_CLIENT: z.string().optional(),
+  PUBLIC_URL: z.url().optional(),
+  LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Raised at start when the environment is invalid; lists every bad key. */
+export class EnvError extends Error {}
+
+/** Parses the environment once; unset and empty values take their defaults. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_WEBHOOK_SECRET, env.STRIPE_PRICE_ID];
+  if (stripe.some(Boolean) && !stripe.every(Boolean)) {
+    throw new EnvError(
+      "Invalid environment:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: set all three or none",
+    );
+  }
+  return env;
+}

@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { login, register, toUser } from "../services/accounts.ts";
+import { createSession, invalidateSession } from "../services/sessions.ts";
+import { clearSessionCookie, currentUser, requireUser, setSessionCookie } from "../middleware/session.ts";
+import { clientIp, readJson } from "./request.ts";
+
+/** POST /register, /login, /logout and GET /user (spec §7). */
+export const authRoutes = new Hono<AppEnv>()
+  .post("/register", async (c) => {
+    const { db } = c.var.deps;
+    const row = await register(db, await readJson(c));
+    const session = await createSession(db, row.id);
+    setSessionCookie(c, session.token, session.expiresAt);
+    return c.json(toUser(row), 201);
+  })
+  .post("/login", async (c) => {
+    const { db, throttle } = c.var.deps;
+    const row = await login(db, throttle, await readJson(c), clientIp(c));
+    const session = await createSession(db, row.id);
+    setSessionCookie(c, session.token, session.expiresAt);
+    return c.json(toUser(row));
+  })
+  .post("/logout", async (c) => {
+    if (c.var.sessionToken) await invalidateSession(c.var.deps.db, c.var.sessionToken);
+    clearSessionCookie(c);
+    return c.json({ success: true });
+  })
+  .get("/user", requireUser, (c) => c.json(toUser(currentUser(c))));

@@ -1,0 +1,57 @@
+import type { LoginInput, RegisterInput, User } from "../../contract/accounts.ts";
+import { loginSchema, registerSchema } from "../../contract/accounts.ts";
+import type { Db } from "../../db/client.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { findUserByUsername, insertUser } from "../../db/queries/users.ts";
+import { ApiError } from "../http-error.ts";
+import { dummyHash, hashPassword, verifyPassword } from "./passwords.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
+import { parseInput } from "./validation.ts";
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    subscriptionStatus: row.subscriptionStatus as User["subscriptionStatus"],
+  };
+}
+
+export async function register(db: Db, input: RegisterInput | unknown): Promise<UserRow> {
+  const data = parseInput(registerSchema, input);
+  const row = await insertUser(db, {
+    username: data.username,
+    passwordHash: await hashPassword(data.password),
+    email: data.email,
+    firstName: data.firstName,
+    lastName: data.lastName,
+  });
+  if (!row) throw new ApiError(409, `The username '${data.username}' is already taken`);
+  return row;
+}
+
+const BAD_CREDENTIALS = "Invalid username or password";
+
+export async function login(
+  db: Db,
+  throttle: LoginThrottle,
+  input: LoginInput | unknown,
+  ip: string,
+): Promise<UserRow> {
+  const { username, password } = parseInput(loginSchema, input);
+  const wait = throttle.retryAfter(username, ip);
+  if (wait > 0) {
+    throw new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": String(wait) });
+  }
+  const row = await findUserByUsername(db, username);
+  // Verify against a dummy hash for unknown users so timing does not reveal who exists.
+  const ok = await verifyPassword(password, row?.passwordHash ?? await dummyHash);
+  if (!row || !ok) {
+    throttle.recordFailure(username, ip);
+    throw new ApiError(401, BAD_CREDENTIALS);
+  }
+  throttle.recordSuccess(username);
+  return row;
+}

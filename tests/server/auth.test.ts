@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { createTestApp, jsonInit, sessionCookie, signUp } from "../setup/app-harness.ts";
+
+Deno.test("POST /api/register creates the user, answers 201 and signs them in", async () => {
+  const t = await createTestApp();
+  const res = await t.request(
+    "/api/register",
+    jsonInit("POST", {
+      username: "Alice",
+      password: "correct horse",
+      email: "a@example.com",
+      firstName: "Alice",
+      lastName: "Liddell",
+    }),
+  );
+  assert.equal(res.status, 201);
+  const body = await res.json();
+  assert.deepEqual(Object.keys(body).sort(), [
+    "email",
+    "firstName",
+    "id",
+    "lastName",
+    "subscriptionStatus",
+    "username",
+  ]);
+  assert.equal(body.username, "Alice");
+  assert.equal(body.subscriptionStatus, "free");
+  const cookie = res.headers.get("set-cookie") ?? "";
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Lax/);
+  assert.doesNotMatch(cookie, /Secure/);
+  const me = await t.request("/api/user", { headers: { Cookie: sessionCookie(res) } });
+  assert.equal(me.status, 200);
+  assert.equal((await me.json()).username, "Alice");
+  t.close();
+});
+
+Deno.test("POST /api/register sets a Secure cookie when the site is served over https", async () => {
+  const t = await createTestApp({ secureCookies: true });
+  const res = await t.request("/api/register", jsonInit("POST", { username: "bob", password: "correct horse" }));
+  assert.match(res.headers.get("set-cookie") ?? "", /Secure/);
+  t.close();
+});
+
+Deno.test("POST /api/register stores blank optional fields as null", async () => {
+  const t = await createTestApp();
+  const res = await t.request(
+    "/api/register",
+    jsonInit("POST", { username: "bob", password: "correct horse", email: "", firstName: " " }),
+  );
+  assert.equal(res.status, 201);
+  const body = await res.json();
+  assert.equal(body.email, null);
+  assert.equal(body.firstName, null);
+  t.close();
+});
+
+const badRegistrations: Array<[string, Record<string, unknown>, RegExp]> = [
+  ["a short username", { username: "ab", password: "correct horse" }, /username/],
+  ["a username with spaces", { username: "a b c", password: "correct horse" }, /username/],
+  ["a 33-character username", { username: "a".repeat(33), password: "correct horse" }, /username/],
+  ["a missing username", { password: "correct horse" }, /username/],
+  ["a 7-character password", { username: "carol", password: "1234567" }, /password/],
+  ["a 257-character password", { username: "carol", password: "x".repeat(257) }, /password/],
+  ["a missing password", { username: "carol" }, /password/],
+  ["an invalid email", { username: "carol", password: "correct horse", email: "not-an-email" }, /email/],
+  ["a numeric first name", { username: "carol", password: "correct horse", firstName: 5 }, /firstName/],
+];
+for (const [what, body, field] of badRegistrations) {
+  Deno.test(`POST /api/register rejects ${what} with 400 naming the field`, async () => {
+    const t = await createTestApp();
+    const res = await t.request("/api/register", jsonInit("POST", body));
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error, field);
+    t.close();
+  });
+}
+
+Deno.test("POST /api/register rejects malformed JSON with 400", async () => {
+  const t = await createTestApp();
+  const res = await t.request("/api/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{nope",
+  });
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error, /JSON/);
+  t.close();
+});
+
+Deno.test("POST /api/register answers 409 for a username taken in another case", async () => {
+  const t = await createTestApp();
+  await signUp(t, "alice");
+  const res = await t.request("/api/register", jsonInit("POST", { username: "ALICE", password: "another pass" }));
+  assert.equal(res.status, 409);
+  assert.match((await res.json()).error, /already taken/);
+  t.close();
+});
+
+Deno.test("POST /api/login signs in with the right password, in any username case", async () => {
+  const t = await createTestApp();
+  await signUp(t, "alice", "correct horse");
+  const res = await t.request("/api/login", jsonInit("POST", { username: "Alice", password: "correct horse" }));
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).username, "alice");
+  const me = await t.request("/api/user", { headers: { Cookie: sessionCookie(res) } });
+  assert.equal(me.status, 200);
+  t.close();
+});
+
+Deno.test("POST /api/login answers 401 with one message whether or not the user exists", async () => {
+  const t = await createTestApp();
+  await signUp(t, "alice", "correct horse");
+  const wrong = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "wrong horse" }));
+  const unknown = await t.request("/api/login", jsonInit("POST", { username: "nobody", password: "wrong horse" }));
+  assert.equal(wrong.status, 401);
+  assert.equal(unknown.status, 401);
+  assert.deepEqual(await wrong.json(), await unknown.json());
+  assert.equal(wrong.headers.get("set-cookie"), null);
+  t.close();
+});
+
+Deno.test("POST /api/login rejects an empty password with 400", async () => {
+  const t = await createTestApp();
+  const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "" }));
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error, /password/);
+  t.close();
+});
+
+Deno.test("POST /api/login answers 429 with Retry-After after 5 failures for one username", async () => {
+  const t = await createTestApp();
+  await signUp(t, "alice", "correct horse");
+  for (let i = 0; i < 5; i++) {
+    const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: `wrong ${i}` }));
+    assert.equal(res.status, 401);
+  }
+  // Even the right password is refused while the username is throttled.
+  const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "correct horse" }));
+  assert.equal(res.status, 429);
+  assert.ok(Number(res.headers.get("retry-after")) > 0);
+  t.close();
+});
+
+Deno.test("POST /api/login answers 429 after 20 failures from one IP across usernames", async () => {
+  const t = await createTestApp();
+  const env = { remoteAddr: { hostname: "203.0.113.9" } };
+  for (let i = 0; i < 20; i++) {
+    const res = await t.request("/api/login", jsonInit("POST", { username: `user${i}`, password: "wrong pass" }), env);
+    assert.equal(res.status, 401);
+  }
+  const blocked = await t.request("/api/login", jsonInit("POST", { username: "fresh", password: "wrong pass" }), env);
+  assert.equal(blocked.status, 429);
+  const otherIp = await t.request("/api/login", jsonInit("POST", { username: "fresh", password: "wrong pass" }), {
+    remoteAddr: { hostname: "203.0.113.10" },
+  });
+  assert.equal(otherIp.status, 401);
+  t.close();
+});
+
+Deno.test("GET /api/user answers 401 without a session and for an unknown token", async () => {
+  const t = await createTestApp();
+  assert.equal((await t.request("/api/user")).status, 401);
+  const res = await t.request("/api/user", { headers: { Cookie: "session=forged" } });
+  assert.equal(res.status, 401);
+  assert.match(res.headers.get("set-cookie") ?? "", /session=;/);
+  t.close();
+});
+
+Deno.test("POST /api/logout ends the session on the server", async () => {
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  const res = await t.request("/api/logout", { method: "POST", headers: { Cookie: cookie } });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("set-cookie") ?? "", /session=;/);
+  // The old cookie no longer works even if a client keeps it.
+  assert.equal((await t.request("/api/user", { headers: { Cookie: cookie } })).status, 401);
+  t.close();
+});
+
+Deno.test("a state-changing request from another site's Origin gets 403", async () => {
+  const t = await createTestApp();
+  const res = await t.request(
+    "/api/register",
+    jsonInit("POST", { username: "mallory", password: "correct horse" }, { Origin: "https://evil.example" }),
+  );
+  assert.equal(res.status, 403);
+  const viaReferer = await t.request(
+    "/api/login",
+    jsonInit("POST", { username: "mallory", password: "correct horse" }, { Referer: "https://evil.example/page" }),
+  );
+  assert.equal(viaReferer.status, 403);
+  const same = await t.request(
+    "/api/register",
+    jsonInit("POST", { username: "mallory", password: "correct horse" }, { Origin: "http://localhost" }),
+  );
+  assert.equal(same.status, 201);
+  t.close();
+});
+
+Deno.test("PUBLIC_URL's origin is trusted for state-changing requests", async () => {
+  const t = await createTestApp({ trustedOrigins: ["https://squeeze.example"] });
+  const res = await t.request(
+    "/api/register",
+    jsonInit("POST", { username: "alice", password: "correct horse" }, { Origin: "https://squeeze.example" }),
+  );
+  assert.equal(res.status, 201);
+  t.close();
+});
+
+Deno.test("an unexpected failure answers 500 with a generic message and no stack", async () => {
+  const t = await createTestApp();
+  t.close(); // the database is gone: every query throws
+  const originalError = console.error;
+  const logged: unknown[] = [];
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    const res = await t.request("/api/register", jsonInit("POST", { username: "alice", password: "correct horse" }));
+    assert.equal(res.status, 500);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body), ["error"]);
+    assert.doesNotMatch(body.error, /at |Error|libsql/i);
+    assert.equal(logged.length, 1);
+  } finally {
+    console.error = originalError;
+  }
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import tailwindcss from "@tailwindcss/vite";
+
+export default defineConfig({
+  root: "web",
+  plugins: [react(), tailwindcss()],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  server: {
+    port: 5173,
+    proxy: { "/api": "http://127.0.0.1:8000", "/healthz": "http://127.0.0.1:8000" },
+  },
+});

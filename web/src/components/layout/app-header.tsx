@@ -1,0 +1,81 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import { displayName, isPremium } from "../../../../contract/accounts.ts";
+import { paths } from "../../../../contract/routes.ts";
+import { useUser } from "../../features/auth/api/get-user.ts";
+import { useLogout } from "../../features/auth/api/logout.ts";
+import { Button } from "../ui/button.tsx";
+
+const LINKS = [
+  { href: paths.articles, label: "Articles" },
+  { href: paths.about, label: "About" },
+  { href: paths.privacy, label: "Privacy" },
+  { href: paths.contact, label: "Contact" },
+];
+
+/** The signed-in header (spec §2): links, upgrade, who is signed in, Sign Out; a menu under 768 px. */
+export function AppHeader() {
+  const { user } = useUser();
+  const logout = useLogout();
+  const [open, setOpen] = useState(false);
+  if (!user) return null;
+  const premium = isPremium(user.subscriptionStatus);
+
+  const account = (
+    <>
+      {!premium && (
+        <Button asChild variant="premium" size="sm">
+          <Link href={paths.subscribe}>Upgrade to Premium</Link>
+        </Button>
+      )}
+      <div className="text-right leading-tight" data-testid="account">
+        <div className="text-sm font-medium" data-testid="display-name">{displayName(user)}</div>
+        <div className="text-xs text-slate-500">{user.email ?? "No email"}</div>
+      </div>
+      <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        Sign Out
+      </Button>
+    </>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
+        <Link href={paths.home} className="text-lg font-bold text-brand-700">SqueezeJPEG</Link>
+        <nav aria-label="Main" className="hidden items-center gap-5 md:flex">
+          {LINKS.map((l) => (
+            <Link key={l.href} href={l.href} className="text-sm text-slate-600 hover:text-slate-900">{l.label}</Link>
+          ))}
+        </nav>
+        <div className="hidden items-center gap-3 md:flex">{account}</div>
+        <button
+          type="button"
+          className="rounded-md p-2 md:hidden"
+          aria-label={open ? "Close menu" : "Open menu"}
+          aria-expanded={open}
+          aria-controls="mobile-menu"
+          onClick={() => setOpen(!open)}
+        >
+          <span aria-hidden="true" className="block text-xl">{open ? "✕" : "☰"}</span>
+        </button>
+      </div>
+      {open && (
+        <div id="mobile-menu" className="space-y-3 border-t border-slate-200 px-4 py-3 md:hidden">
+          <nav aria-label="Mobile" className="flex flex-col gap-2">
+            {LINKS.map((l) => (
+              <Link
+                key={l.href}
+                href={l.href}
+                className="text-slate-700"
+                onClick={() => setOpen(false)}
+              >
+                {l.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="flex flex-wrap items-center justify-between gap-3">{account}</div>
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import * as ToastPrimitive from "@radix-ui/react-toast";
+import { cn } from "../../lib/cn.ts";
+import { dismissToast, TOAST_DURATION_MS, useToasts } from "./use-toast.ts";
+
+/** The notification region: F8 focuses it, swiping right dismisses a notice. */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
+      {toasts.map((t) => (
+        <ToastPrimitive.Root
+          key={t.id}
+          open={t.open}
+          onOpenChange={(open) => !open && dismissToast(t.id)}
+          data-variant={t.variant ?? "default"}
+          className={cn(
+            "pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-8 shadow-lg",
+            "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-full",
+            t.variant === "destructive"
+              ? "border-red-700 bg-red-600 text-white"
+              : "border-slate-200 bg-white text-slate-900",
+          )}
+        >
+          <div className="grid gap-1">
+            <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
+            {t.description && (
+              <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
+            )}
+          </div>
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute right-2 top-2 rounded p-1 text-current/70 hover:text-current"
+          >
+            ×
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport
+        hotkey={["F8"]}
+        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px]"
+      />
+    </ToastPrimitive.Provider>
+  );
+}
