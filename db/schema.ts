@@ -1,5 +1,7 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
+
+const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -9,10 +11,18 @@ export const users = sqliteTable("users", {
   firstName: text("first_name"),
   lastName: text("last_name"),
   subscriptionStatus: text("subscription_status").notNull().default("free"),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+  stripeCustomerId: text("stripe_customer_id"),
+  stripeSubscriptionId: text("stripe_subscription_id"),
+  /** Unix seconds. */
+  currentPeriodEnd: integer("current_period_end"),
+  cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+  /** The compressor settings the user last used (JSON), remembered across sessions. */
+  settingsJson: text("settings_json"),
+  createdAt: createdAt(),
 }, (t) => [
   // Usernames are unique regardless of case.
   uniqueIndex("users_username_lower_unique").on(sql`lower(${t.username})`),
+  index("users_stripe_customer_idx").on(t.stripeCustomerId),
 ]);
 
 export const sessions = sqliteTable("sessions", {
@@ -22,5 +32,86 @@ export const sessions = sqliteTable("sessions", {
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 }, (t) => [index("sessions_user_id_idx").on(t.userId)]);
 
+export const batches = sqliteTable("batches", {
+  id: text("id").primaryKey(),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  status: text("status").notNull().default("pending"),
+  totalFiles: integer("total_files").notNull(),
+  totalOriginalSize: integer("total_original_size").notNull(),
+  priority: text("priority").notNull().default("normal"),
+  maxConcurrent: integer("max_concurrent").notNull().default(3),
+  pauseOnError: integer("pause_on_error", { mode: "boolean" }).notNull().default(false),
+  settingsJson: text("settings_json").notNull(),
+  createdAt: createdAt(),
+}, (t) => [index("batches_user_idx").on(t.userId, t.createdAt)]);
+
+export const jobs = sqliteTable("jobs", {
+  id: text("id").primaryKey(),
+  batchId: text("batch_id").notNull().references(() => batches.id, { onDelete: "cascade" }),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** Position in its batch, for a stable order. */
+  seq: integer("seq").notNull(),
+  filename: text("filename").notNull(),
+  status: text("status").notNull().default("pending"),
+  progress: integer("progress").notNull().default(0),
+  originalSize: integer("original_size").notNull(),
+  compressedSize: integer("compressed_size"),
+  quality: integer("quality").notNull(),
+  format: text("format").notNull(),
+  width: integer("width"),
+  height: integer("height"),
+  errorMessage: text("error_message"),
+  keptOriginal: integer("kept_original", { mode: "boolean" }).notNull().default(false),
+  scoresJson: text("scores_json"),
+  metadataJson: text("metadata_json"),
+  /** Whether this job still holds a unit of the daily quota (false once refunded). */
+  charged: integer("charged", { mode: "boolean" }).notNull().default(false),
+  /** The UTC day (YYYY-MM-DD) whose quota it was charged to. */
+  quotaDay: text("quota_day"),
+  createdAt: createdAt(),
+  completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+  expired: integer("expired", { mode: "boolean" }).notNull().default(false),
+}, (t) => [
+  index("jobs_user_created_idx").on(t.userId, t.createdAt),
+  index("jobs_batch_idx").on(t.batchId, t.seq),
+  index("jobs_status_idx").on(t.status),
+]);
+
+/** Quota reserved per user per UTC day; admission reserves atomically. */
+export const dailyUsage = sqliteTable("daily_usage", {
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  day: text("day").notNull(),
+  used: integer("used").notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.userId, t.day] })]);
+
+/** Stripe event ids already applied: webhooks are idempotent. */
+export const billingEvents = sqliteTable("billing_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Local test billing's checkout sessions (only used without Stripe keys). */
+export const testCheckoutSessions = sqliteTable("test_checkout_sessions", {
+  id: text("id").primaryKey(),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  status: text("status").notNull().default("open"),
+  createdAt: createdAt(),
+});
+
+export const contactMessages = sqliteTable("contact_messages", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  ip: text("ip"),
+  createdAt: createdAt(),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type BatchRow = typeof batches.$inferSelect;
+export type JobRow = typeof jobs.$inferSelect;

@@ -1,0 +1,109 @@
+/** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
+import type { BatchPriority, CompressSettings } from "./settings.ts";
+
+export type JobStatus = "pending" | "processing" | "completed" | "error";
+export type BatchStatus = "pending" | "processing" | "paused" | "completed" | "cancelled" | "error";
+
+export interface QualityScores {
+  /** SSIM on luma, 0-1. */
+  ssim: number;
+  sharpness: number;
+  colorAccuracy: number;
+  artifacts: number;
+  overall: number;
+}
+
+export interface MetadataReport {
+  found: string[];
+  kept: string[];
+  removed: string[];
+  orientation: number;
+}
+
+export interface Job {
+  id: string;
+  batchId: string;
+  filename: string;
+  status: JobStatus;
+  progress: number;
+  originalSize: number;
+  compressedSize: number | null;
+  /** The quality setting used (the chosen one when a target was searched). */
+  quality: number;
+  format: CompressSettings["format"];
+  settings: CompressSettings;
+  width: number | null;
+  height: number | null;
+  errorMessage: string | null;
+  keptOriginal: boolean;
+  /** "already optimised" when the original was kept. */
+  note: string | null;
+  scores: QualityScores | null;
+  metadata: MetadataReport | null;
+  createdAt: string;
+  completedAt: string | null;
+  /** When the bytes are deleted from memory (null until completed). */
+  expiresAt: string | null;
+  /** True once the bytes are gone: downloads answer 410. */
+  expired: boolean;
+}
+
+export interface Batch {
+  id: string;
+  name: string;
+  status: BatchStatus;
+  totalFiles: number;
+  totalOriginalSize: number;
+  priority: BatchPriority;
+  maxConcurrent: number;
+  pauseOnError: boolean;
+  createdAt: string;
+  jobs: Job[];
+}
+
+export interface CompressResponse {
+  jobs: Job[];
+  batch: Batch;
+}
+
+export interface QueueStatus {
+  maxConcurrentJobs: number;
+  currentlyProcessing: number;
+  availableSlots: number;
+}
+
+export interface Usage {
+  used: number;
+  /** null = unlimited (Premium). */
+  limit: number | null;
+  /** ISO time of the next UTC midnight. */
+  resetsAt: string;
+}
+
+export interface SubscriptionStatusResponse {
+  hasActiveSubscription: boolean;
+  subscriptionStatus: string;
+  currentPeriodEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+  /** Why a non-premium status is not premium, for the subscription card. */
+  message: string | null;
+}
+
+/** Quality labels (spec §9). */
+export function qualityLabel(q: number): string {
+  if (q >= 95) return "Lossless";
+  if (q >= 85) return "Excellent";
+  if (q >= 75) return "Very Good";
+  if (q >= 65) return "Good";
+  if (q >= 50) return "Fair";
+  if (q >= 35) return "Poor";
+  return "Very Poor";
+}
+
+/** Overall score colour bands (spec §9). */
+export const scoreBand = (score: number): "good" | "fair" | "poor" =>
+  score >= 85 ? "good" : score >= 70 ? "fair" : "poor";
+
+/** Rounded percent saved (spec §9). */
+export const sizeReduction = (original: number, compressed: number): number =>
+  original > 0 ? Math.round(((original - compressed) / original) * 100) : 0;

@@ -1,0 +1,53 @@
+/** Plans and limits (DESIGN §3): enforced by the server, mirrored by the UI. */
+import type { SubscriptionStatus } from "./accounts.ts";
+import { isPremium } from "./accounts.ts";
+
+export type PlanName = "free" | "premium";
+
+export interface PlanLimits {
+  name: PlanName;
+  /** Compressions per UTC day; null = unlimited. */
+  dailyCompressions: number | null;
+  maxFileBytes: number;
+  maxFilesPerUpload: number;
+  maxPixels: number;
+  /** Premium work is always scheduled before free work. */
+  priority: number;
+  /** Free users get a fixed 2; premium users choose 1-10 (default 3). */
+  fixedConcurrency: number | null;
+  targets: boolean;
+  ads: boolean;
+}
+
+export const MB = 1024 * 1024;
+
+export const PLANS: Record<PlanName, PlanLimits> = {
+  free: {
+    name: "free",
+    dailyCompressions: 10,
+    maxFileBytes: 10 * MB,
+    maxFilesPerUpload: 20,
+    maxPixels: 50_000_000,
+    priority: 0,
+    fixedConcurrency: 2,
+    targets: false,
+    ads: true,
+  },
+  premium: {
+    name: "premium",
+    dailyCompressions: null,
+    maxFileBytes: 25 * MB,
+    maxFilesPerUpload: 100,
+    maxPixels: 100_000_000,
+    priority: 1,
+    fixedConcurrency: null,
+    targets: true,
+    ads: false,
+  },
+};
+
+export const planFor = (status: SubscriptionStatus): PlanLimits => PLANS[isPremium(status) ? "premium" : "free"];
+
+export const PREMIUM_PRICE_LABEL = "$9.99/month";
+export const CONCURRENCY_CHOICES = [1, 2, 3, 4, 5, 6, 8, 10] as const;
+export const DEFAULT_MAX_CONCURRENT = 3;
