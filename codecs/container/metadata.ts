@@ -1,0 +1,108 @@
+/**
+ * Metadata policy (DESIGN §4): the encoder writes a bare file, and we splice
+ * the original's segments back in. stripMetadata=true keeps only the ICC
+ * profile (dropping a non-sRGB profile shifts colours); stripMetadata=false
+ * keeps everything, with the orientation reset to 1 because pixels are
+ * already upright. JFIF/Adobe segments are structural and come from the
+ * encoder; MPF is always dropped because the secondary images it points to
+ * are not carried over.
+ */
+import { resetExifOrientation } from "./exif.ts";
+import { type JpegInfo } from "./inspect.ts";
+import { APP0, type Segment, SOS } from "./jpeg-segments.ts";
+import { classifySegment, METADATA_LABELS, type MetadataKind } from "./metadata-kinds.ts";
+
+export interface MetadataReport {
+  found: string[];
+  kept: string[];
+  removed: string[];
+  /** The EXIF orientation of the input (1-8), applied to the pixels. */
+  orientation: number;
+}
+
+export interface MetadataPlan {
+  /** Complete segments (marker, length, payload) to insert after the encoder's header. */
+  segments: Uint8Array[];
+  report: MetadataReport;
+}
+
+const REPORTED: readonly MetadataKind[] = ["exif", "gps", "xmp", "iptc", "icc", "comment", "mpf", "other"];
+const STRUCTURAL: readonly MetadataKind[] = ["jfif", "adobe"];
+
+export function keepsKind(kind: MetadataKind, strip: boolean): boolean {
+  if (STRUCTURAL.includes(kind) || kind === "mpf") return false;
+  return strip ? kind === "icc" : true;
+}
+
+export function planMetadata(info: JpegInfo, strip: boolean): MetadataPlan {
+  const segments: Uint8Array[] = [];
+  for (const segment of info.segments) {
+    if (segment.marker === SOS) break;
+    const kind = classifySegment(segment);
+    if (!kind || !keepsKind(kind, strip)) continue;
+    segments.push(serialise(segment.marker, rewritePayload(kind, segment)));
+  }
+  const found = REPORTED.filter((k) => info.metadata.includes(k));
+  // GPS lives inside EXIF: it goes wherever EXIF goes.
+  const kept = found.filter((k) => keepsKind(k === "gps" ? "exif" : k, strip));
+  const removed = found.filter((k) => !kept.includes(k));
+  const label = (k: MetadataKind) => METADATA_LABELS[k];
+  return {
+    segments,
+    report: {
+      found: found.map(label),
+      kept: kept.map(label),
+      removed: removed.map(label),
+      orientation: info.orientation,
+    },
+  };
+}
+
+function rewritePayload(kind: MetadataKind, segment: Segment): Uint8Array {
+  if (kind === "exif") {
+    const out = segment.payload.slice();
+    out.set(resetExifOrientation(segment.payload.subarray(6)), 6);
+    return out;
+  }
+  if (kind === "xmp") return resetXmpOrientation(segment.payload);
+  return segment.payload;
+}
+
+/** XMP can repeat the orientation (tiff:Orientation); a one-digit in-place edit keeps the length. */
+function resetXmpOrientation(payload: Uint8Array): Uint8Array {
+  const text = new TextDecoder("latin1").decode(payload);
+  const matches = [...text.matchAll(/(tiff:Orientation(?:=["']|>))([2-8])/g)];
+  if (matches.length === 0) return payload;
+  const out = payload.slice();
+  for (const match of matches) {
+    out[match.index + match[1]!.length] = 0x31; // "1"
+  }
+  return out;
+}
+
+function serialise(marker: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length + 4);
+  const length = payload.length + 2;
+  out.set([0xff, marker, length >> 8, length & 0xff]);
+  out.set(payload, 4);
+  return out;
+}
+
+/** Inserts segments after SOI and any leading APP0 (JFIF) the encoder wrote. */
+export function spliceSegments(encoded: Uint8Array, segments: Uint8Array[]): Uint8Array {
+  if (segments.length === 0) return encoded;
+  let at = 2;
+  if (encoded[at] === 0xff && encoded[at + 1] === APP0) {
+    at += 2 + ((encoded[at + 2]! << 8) | encoded[at + 3]!);
+  }
+  const extra = segments.reduce((n, s) => n + s.length, 0);
+  const out = new Uint8Array(encoded.length + extra);
+  out.set(encoded.subarray(0, at), 0);
+  let pos = at;
+  for (const s of segments) {
+    out.set(s, pos);
+    pos += s.length;
+  }
+  out.set(encoded.subarray(at), pos);
+  return out;
+}

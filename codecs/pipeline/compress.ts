@@ -1,0 +1,191 @@
+/**
+ * One job, run inside a worker: inspect → refuse early → decode → orient →
+ * encode (once, or a bounded search for a target) → splice metadata →
+ * measure → never bigger. Steps take the AbortSignal first.
+ */
+import type { CompressSettings } from "../../contract/settings.ts";
+import { CodecError, tooManyPixels } from "../errors.ts";
+import { inspectJpeg, type JpegInfo } from "../container/inspect.ts";
+import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
+import { averageChromaHorizontally } from "../image/chroma.ts";
+import { applyOrientation } from "../image/orientation.ts";
+import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
+import { encodeJpegPixels } from "../jpeg/encode.ts";
+import * as jpegMeta from "../jpeg/meta.ts";
+import { mozJpegOptions } from "../jpeg/options.ts";
+import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
+import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
+import type { CompressResult, ProgressCallback } from "../types.ts";
+import { decodeWebpPixels } from "../webp/decode.ts";
+import { encodeWebpPixels } from "../webp/encode.ts";
+import * as webpMeta from "../webp/meta.ts";
+import { webpOptions } from "../webp/options.ts";
+import { searchQuality } from "./target-search.ts";
+import { needsScore, searchSpecFor } from "./targets.ts";
+
+export interface CompressInput {
+  bytes: Uint8Array;
+  settings: CompressSettings;
+  maxPixels: number;
+}
+
+interface Encoded {
+  quality: number;
+  bytes: Uint8Array;
+  size: number;
+  score: number;
+  report: QualityReport | null;
+}
+
+export function refuseUnsupported(info: JpegInfo, maxPixels: number): void {
+  if (info.colorSpace === "cmyk" || info.colorSpace === "ycck") {
+    throw new CodecError(
+      "unsupported_format",
+      "The image uses CMYK colour, which is not supported; save it as RGB and try again",
+    );
+  }
+  if (info.precision !== 8) {
+    throw new CodecError(
+      "unsupported_format",
+      `The image uses ${info.precision}-bit samples; only 8-bit JPEG is supported`,
+    );
+  }
+  if (info.sofType === "lossless" || info.sofType === "hierarchical") {
+    throw new CodecError("unsupported_format", `The image is a ${info.sofType} JPEG, which is not supported`);
+  }
+  if (info.width * info.height > maxPixels) throw tooManyPixels(info.width, info.height, maxPixels);
+}
+
+export async function compressImage(
+  signal: AbortSignal,
+  input: CompressInput,
+  onProgress: ProgressCallback = () => {},
+): Promise<CompressResult> {
+  const started = performance.now();
+  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, totalMs: 0 };
+  const { bytes, settings } = input;
+  onProgress("inspect", 2);
+  const info = inspectJpeg(bytes);
+  refuseUnsupported(info, input.maxPixels);
+  signal.throwIfAborted();
+
+  onProgress("decode", 5);
+  let t = performance.now();
+  const stored = await decodeJpegPixels(bytes);
+  if (stored.width !== info.width || stored.height !== info.height) {
+    throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");
+  }
+  const upright = applyOrientation(stored, info.orientation);
+  timings.decodeMs = performance.now() - t;
+  signal.throwIfAborted();
+
+  t = performance.now();
+  const originalPlanes = measurePlanes(upright);
+  timings.measureMs += performance.now() - t;
+
+  const isWebp = settings.format === "webp";
+  const grayscale = info.colorSpace === "grayscale";
+  const toEncode = !isWebp && !grayscale && settings.chromaSubsampling === "4:2:2"
+    ? averageChromaHorizontally(upright)
+    : upright;
+  const metadata = planMetadata(info, settings.stripMetadata);
+  const withScore = settings.target ? needsScore(settings.target) : true;
+
+  const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
+    signal.throwIfAborted();
+    let te = performance.now();
+    const out = isWebp ? await encodeWebpPixels(toEncode, webpOptions(settings, quality)) : spliceSegments(
+      await encodeJpegPixels(toEncode, mozJpegOptions(settings, quality, grayscale)),
+      metadata.segments,
+    );
+    timings.encodeMs += performance.now() - te;
+    if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
+    te = performance.now();
+    const report = await measureOutput(out, isWebp, originalPlanes);
+    timings.measureMs += performance.now() - te;
+    return { quality, bytes: out, size: out.length, score: report.score, report };
+  };
+
+  let chosen: Encoded;
+  let chosenQuality: number | null = null;
+  if (settings.target) {
+    const spec = searchSpecFor(settings.target);
+    let probes = 0;
+    const result = await searchQuality(spec, (q) => {
+      onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
+      return encodeAt(q, withScore);
+    });
+    chosen = result.chosen;
+    chosenQuality = chosen.quality;
+  } else {
+    onProgress("encode", 20);
+    chosen = await encodeAt(settings.quality, false);
+  }
+  onProgress("measure", 85);
+  if (chosen.size >= bytes.length) {
+    timings.totalMs = performance.now() - started;
+    onProgress("done", 100);
+    return keepOriginal(bytes, upright, metadata.report, chosenQuality, timings);
+  }
+  if (!chosen.report) {
+    t = performance.now();
+    chosen.report = await measureOutput(chosen.bytes, isWebp, originalPlanes);
+    timings.measureMs += performance.now() - t;
+  }
+  timings.totalMs = performance.now() - started;
+  onProgress("done", 100);
+  const meta = isWebp ? webpMeta : jpegMeta;
+  return {
+    bytes: chosen.bytes,
+    mimeType: meta.mimeType,
+    extension: meta.extension,
+    width: upright.width,
+    height: upright.height,
+    originalSize: bytes.length,
+    compressedSize: chosen.size,
+    keptOriginal: false,
+    quality: chosen.report,
+    metadata: isWebp ? webpMetadataReport(metadata.report) : metadata.report,
+    chosenQuality,
+    timings: roundTimings(timings),
+  };
+}
+
+async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {
+  const decoded = isWebp ? await decodeWebpPixels(out) : await decodeJpegPixels(out);
+  return compareQuality(original, measurePlanes(decoded, original.factor));
+}
+
+function keepOriginal(
+  bytes: Uint8Array,
+  upright: RgbaImage,
+  report: MetadataReport,
+  chosenQuality: number | null,
+  timings: CompressResult["timings"],
+): CompressResult {
+  return {
+    bytes,
+    mimeType: jpegMeta.mimeType,
+    extension: jpegMeta.extension,
+    width: upright.width,
+    height: upright.height,
+    originalSize: bytes.length,
+    compressedSize: bytes.length,
+    keptOriginal: true,
+    quality: IDENTICAL,
+    // The untouched file keeps everything it had.
+    metadata: { ...report, kept: report.found, removed: [] },
+    chosenQuality,
+    timings: roundTimings(timings),
+  };
+}
+
+/** The WebP encoder writes no metadata chunks: everything found is removed. */
+function webpMetadataReport(report: MetadataReport): MetadataReport {
+  return { ...report, kept: [], removed: report.found };
+}
+
+function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return { decodeMs: r(t.decodeMs), encodeMs: r(t.encodeMs), measureMs: r(t.measureMs), totalMs: r(t.totalMs) };
+}

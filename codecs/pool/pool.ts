@@ -1,0 +1,292 @@
+/**
+ * Bounded pool of codec workers. Compared with libsquoosh's WorkerPool it
+ * adds a queue cap, priorities, per-job timeouts and abort (both terminate
+ * and respawn the worker, the only way to stop a running WASM call),
+ * crash isolation, listener cleanup, and recycling, because WASM memory
+ * grows with the largest image and never shrinks.
+ */
+import type { CompressSettings } from "../../contract/settings.ts";
+import { peekJpegSize } from "../container/inspect.ts";
+import { CodecError, fromCodecErrorData } from "../errors.ts";
+import type { CompressResult, ProgressCallback } from "../types.ts";
+import type { FromWorker, ToWorker } from "./protocol.ts";
+
+export interface CodecPoolOptions {
+  /** Number of workers (DESIGN: `WORKERS`, default the CPU count). */
+  size: number;
+  /** Per-job limit from start to finish; the worker is replaced when exceeded. */
+  jobTimeoutMs: number;
+  /** Jobs waiting for a worker; one more is refused with `queue_full`. */
+  maxQueue: number;
+  /** Default pixel limit per image (overridable per call). Default 50 MP. */
+  maxPixels?: number;
+  /** Replace a worker after this many jobs. Default 200. */
+  recycleAfterJobs?: number;
+  /** Replace a worker after an image of at least this many pixels. Default 4 MP. */
+  recycleAfterPixels?: number;
+  /**
+   * Pixels that may be in work at once across all workers (a lone image always
+   * runs). Peak memory is about 100 MB + 29 MB per megapixel in work, so this
+   * bounds the process whatever the pool size. Default 20 MP (≈ 0.7 GB of codec memory).
+   */
+  maxInFlightPixels?: number;
+}
+
+export interface CompressOptions {
+  signal?: AbortSignal;
+  onProgress?: ProgressCallback;
+  /** Higher runs first; FIFO among equals. Default 0. */
+  priority?: number;
+  /** Pixel limit for this image (e.g. the user's plan). */
+  maxPixels?: number;
+}
+
+export interface PoolStats {
+  size: number;
+  busy: number;
+  queued: number;
+}
+
+export interface CodecPool {
+  /**
+   * Compresses one JPEG. The input's buffer is moved into the pool (it is
+   * detached in the caller): pass `bytes.slice()` to keep a copy.
+   */
+  compress(bytes: Uint8Array, settings: CompressSettings, options?: CompressOptions): Promise<CompressResult>;
+  stats(): PoolStats;
+  /** Stops accepting jobs, lets queued and running ones finish, then ends the workers. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  id: number;
+  priority: number;
+  bytes: Uint8Array;
+  pixels: number;
+  settings: CompressSettings;
+  maxPixels: number;
+  options: CompressOptions;
+  resolve: (result: CompressResult) => void;
+  reject: (error: Error) => void;
+  cleanup: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  jobsDone: number;
+}
+
+const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
+const DEFAULT_MAX_PIXELS = 50_000_000;
+
+/** Internal hooks for tests; not part of codecs/mod.ts. */
+export const poolInternals = new WeakMap<CodecPool, { crashBusyWorker(): void }>();
+
+export function createCodecPool(options: CodecPoolOptions): CodecPool {
+  if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError("size must be a positive integer");
+  const defaultMaxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const recycleAfterJobs = options.recycleAfterJobs ?? 200;
+  const recycleAfterPixels = options.recycleAfterPixels ?? 4_000_000;
+  const maxInFlightPixels = options.maxInFlightPixels ?? 20_000_000;
+  const queue: Job[] = [];
+  const slots: Slot[] = [];
+  let nextId = 1;
+  let closed = false;
+  let drained: (() => void) | null = null;
+
+  const startWorker = (slot: Slot) => {
+    const worker = new Worker(WORKER_URL, { type: "module" });
+    worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(slot, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault(); // a crash fails its own job, never the process
+      replace(slot);
+      finish(slot, new CodecError("worker_crashed", "The codec worker crashed while processing the image"));
+    };
+    slot.worker = worker;
+    slot.jobsDone = 0;
+  };
+
+  const spawn = (): Slot => {
+    const slot = { job: null, jobsDone: 0 } as unknown as Slot;
+    startWorker(slot);
+    return slot;
+  };
+
+  /** Terminating is the only way to stop a running WASM call; it also frees the grown heap. */
+  const replace = (slot: Slot) => {
+    slot.worker.onmessage = null;
+    slot.worker.onerror = null;
+    slot.worker.terminate();
+    startWorker(slot);
+  };
+
+  const finish = (slot: Slot, outcome: CompressResult | Error) => {
+    const job = slot.job;
+    if (!job) return;
+    slot.job = null;
+    slot.jobsDone++;
+    job.cleanup();
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
+    if (slot.jobsDone >= recycleAfterJobs || job.pixels >= recycleAfterPixels) replace(slot);
+    dispatch();
+  };
+
+  const onMessage = (slot: Slot, message: FromWorker) => {
+    const job = slot.job;
+    if (!job || message.id !== job.id) return;
+    if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
+    else if (message.type === "result") finish(slot, message.result);
+    else {
+      if (message.recycle) replace(slot);
+      finish(slot, fromCodecErrorData(message.error));
+    }
+  };
+
+  const inFlightPixels = () => slots.reduce((sum, s) => sum + (s.job?.pixels ?? 0), 0);
+
+  const dispatch = () => {
+    for (const slot of slots) {
+      if (slot.job) continue;
+      const job = queue[0];
+      if (!job) break;
+      // Over the pixel budget the head of the queue waits (no skipping, so big images are not starved).
+      const busy = slots.some((s) => s.job);
+      if (busy && inFlightPixels() + job.pixels > maxInFlightPixels) break;
+      queue.shift();
+      start(slot, job);
+    }
+    if (closed && queue.length === 0 && slots.every((s) => !s.job)) drained?.();
+  };
+
+  const start = (slot: Slot, job: Job) => {
+    slot.job = job;
+    const timer = setTimeout(() => {
+      replace(slot);
+      finish(
+        slot,
+        new CodecError("timeout", `The image took longer than ${formatSeconds(options.jobTimeoutMs)} to process`),
+      );
+    }, options.jobTimeoutMs);
+    const onAbort = () => {
+      replace(slot);
+      finish(slot, abortedError());
+    };
+    job.options.signal?.addEventListener("abort", onAbort, { once: true });
+    job.cleanup = () => {
+      clearTimeout(timer);
+      job.options.signal?.removeEventListener("abort", onAbort);
+    };
+    job.options.onProgress?.("inspect", 1);
+    const message: ToWorker = {
+      type: "compress",
+      id: job.id,
+      bytes: job.bytes,
+      settings: job.settings,
+      maxPixels: job.maxPixels,
+    };
+    slot.worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
+  };
+
+  const enqueue = (job: Job) => {
+    // Higher priority first; equal priorities keep arrival order.
+    let at = queue.length;
+    while (at > 0 && queue[at - 1]!.priority < job.priority) at--;
+    queue.splice(at, 0, job);
+  };
+
+  const pool: CodecPool = {
+    compress(bytes, settings, compressOptions = {}) {
+      if (closed) return Promise.reject(new CodecError("closed", "The codec pool is shutting down"));
+      if (compressOptions.signal?.aborted) return Promise.reject(abortedError());
+      const idle = slots.some((s) => !s.job);
+      if (!idle && queue.length >= options.maxQueue) {
+        return Promise.reject(new CodecError("queue_full", "The server is busy; please try again in a moment"));
+      }
+      // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
+        : bytes.slice();
+      return new Promise<CompressResult>((resolve, reject) => {
+        const job: Job = {
+          id: nextId++,
+          priority: compressOptions.priority ?? 0,
+          bytes: owned,
+          pixels: 0,
+          settings,
+          maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
+          options: compressOptions,
+          resolve: (result) => resolve(result),
+          reject,
+          cleanup: () => {},
+        };
+        job.pixels = headerPixels(owned);
+        const signal = compressOptions.signal;
+        if (signal) {
+          const onQueuedAbort = () => {
+            const index = queue.indexOf(job);
+            if (index >= 0) {
+              queue.splice(index, 1);
+              reject(abortedError());
+              dispatch();
+            }
+          };
+          signal.addEventListener("abort", onQueuedAbort, { once: true });
+          const resolveJob = job.resolve, rejectJob = job.reject;
+          job.resolve = (r) => {
+            signal.removeEventListener("abort", onQueuedAbort);
+            resolveJob(r);
+          };
+          job.reject = (e) => {
+            signal.removeEventListener("abort", onQueuedAbort);
+            rejectJob(e);
+          };
+        }
+        compressOptions.onProgress?.("queued", 0);
+        enqueue(job);
+        dispatch();
+      });
+    },
+    stats: () => ({ size: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length }),
+    close() {
+      closed = true;
+      return new Promise<void>((resolve) => {
+        drained = () => {
+          drained = null;
+          for (const slot of slots) {
+            slot.worker.onmessage = null;
+            slot.worker.onerror = null;
+            slot.worker.terminate();
+          }
+          resolve();
+        };
+        dispatch();
+      });
+    },
+  };
+
+  for (let i = 0; i < options.size; i++) slots.push(spawn());
+  poolInternals.set(pool, {
+    crashBusyWorker() {
+      const slot = slots.find((s) => s.job);
+      slot?.worker.postMessage({ type: "crash" } satisfies ToWorker);
+    },
+  });
+  return pool;
+}
+
+function abortedError(): CodecError {
+  return new CodecError("aborted", "The compression was cancelled");
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Pixel count from the header, used to decide recycling; 0 if unreadable (the worker reports the error). */
+/** Pixels from the frame header only: this runs on the server's main thread. */
+function headerPixels(bytes: Uint8Array): number {
+  const size = peekJpegSize(bytes);
+  return size ? size.width * size.height : 0;
+}

@@ -1,0 +1,34 @@
+/** Public result and option types of the codec engine. */
+import type { MetadataReport } from "./container/metadata.ts";
+import type { QualityReport } from "./quality/report.ts";
+
+export type { MetadataReport, QualityReport };
+
+export type CompressStage = "queued" | "inspect" | "decode" | "encode" | "measure" | "done";
+
+export interface CompressTimings {
+  decodeMs: number;
+  encodeMs: number;
+  measureMs: number;
+  totalMs: number;
+}
+
+export interface CompressResult {
+  bytes: Uint8Array;
+  mimeType: string;
+  extension: string;
+  /** Upright dimensions (after EXIF orientation). */
+  width: number;
+  height: number;
+  originalSize: number;
+  compressedSize: number;
+  /** True when the encoded file was not smaller: `bytes` are the input, unchanged. */
+  keptOriginal: boolean;
+  quality: QualityReport;
+  metadata: MetadataReport;
+  /** The quality setting a target search settled on; null without a target. */
+  chosenQuality: number | null;
+  timings: CompressTimings;
+}
+
+export type ProgressCallback = (stage: CompressStage, percent: number) => void;

@@ -1,0 +1,200 @@
+import assert from "node:assert/strict";
+import { CodecError, type CodecErrorCode, createCodecPool } from "../../codecs/mod.ts";
+import { poolInternals } from "../../codecs/pool/pool.ts";
+import type { CompressStage } from "../../codecs/types.ts";
+import { fixture, settings } from "./helpers.ts";
+
+async function rejectsWith(promise: Promise<unknown>, code: CodecErrorCode, message?: RegExp) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof CodecError, String(error));
+    assert.equal(error.code, code, error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  });
+}
+
+Deno.test("pool fails each broken input with a clear error and then serves the next job", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const cases: [string, CodecErrorCode, RegExp][] = [
+      ["empty.jpg", "unsupported_format", /^The file is empty$/],
+      ["png-renamed.jpg", "unsupported_format", /^The file is not a JPEG image \(it looks like a PNG image\)$/],
+      ["cmyk.jpg", "unsupported_format", /^The image uses CMYK colour/],
+      ["truncated.jpg", "corrupt_image", /^Cannot decode the image: the file is truncated inside its image data$/],
+      ["header-only.jpg", "corrupt_image", /^Cannot decode the image: the file ends before its image data$/],
+      ["corrupt-scan.jpg", "corrupt_image", /^Cannot decode the image: /],
+      ["huge-dimensions.jpg", "too_many_pixels", /^The image is 60000×60000 \(3600\.0 MP\); the limit is 50 MP$/],
+    ];
+    for (const [name, code, message] of cases) {
+      await rejectsWith(pool.compress(await fixture(name), settings()), code, message);
+      const next = await pool.compress(await fixture("orientation-1.jpg"), settings());
+      assert.equal(next.width, 64, `job after ${name}`);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool enforces a per-call pixel limit for plan limits", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10, maxPixels: 100e6 });
+  try {
+    await rejectsWith(
+      pool.compress(await fixture("base.jpg"), settings(), { maxPixels: 10_000 }),
+      "too_many_pixels",
+      /^The image is 128×96 \(0\.0 MP\); the limit is 0\.0 MP$/,
+    );
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool transfers the input buffer and reports progress by stage", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const input = await fixture("base.jpg");
+    const stages: CompressStage[] = [];
+    const result = await pool.compress(input, settings({ quality: 60 }), { onProgress: (s) => stages.push(s) });
+    assert.equal(input.buffer.byteLength, 0, "input detached, not copied");
+    assert.ok(result.compressedSize < result.originalSize);
+    for (const stage of ["queued", "decode", "encode", "done"] as const) assert.ok(stages.includes(stage), stage);
+    assert.ok(result.timings.totalMs >= result.timings.encodeMs);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool refuses work beyond its queue with queue_full", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 1 });
+  try {
+    const running = pool.compress(await fixture("base.jpg"), settings());
+    const queued = pool.compress(await fixture("base.jpg"), settings());
+    assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1 });
+    await rejectsWith(pool.compress(await fixture("base.jpg"), settings()), "queue_full");
+    await Promise.all([running, queued]);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool runs higher priority first and keeps FIFO among equals", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const order: string[] = [];
+    const job = async (label: string, priority: number) => {
+      await pool.compress(await fixture("orientation-1.jpg"), settings(), { priority });
+      order.push(label);
+    };
+    const bytes = await fixture("base.jpg");
+    const first = pool.compress(bytes, settings()); // occupies the worker
+    await Promise.all([first, job("low-1", 0), job("low-2", 0), job("high", 5)]);
+    assert.deepEqual(order, ["high", "low-1", "low-2"]);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool times out a job, replaces its worker and serves the next job", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 1, maxQueue: 10 });
+  try {
+    await rejectsWith(
+      pool.compress(await fixture("base.jpg"), settings()),
+      "timeout",
+      /^The image took longer than 0\.0 s to process$/,
+    );
+    assert.deepEqual(pool.stats(), { size: 1, busy: 0, queued: 0 });
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool cancels running and queued jobs through AbortSignal", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const running = new AbortController();
+    const queued = new AbortController();
+    const a = pool.compress(await fixture("base.jpg"), settings(), { signal: running.signal });
+    const b = pool.compress(await fixture("base.jpg"), settings(), { signal: queued.signal });
+    queued.abort();
+    running.abort();
+    await rejectsWith(a, "aborted", /^The compression was cancelled$/);
+    await rejectsWith(b, "aborted");
+    const next = await pool.compress(await fixture("orientation-1.jpg"), settings());
+    assert.equal(next.width, 64);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a crash in one worker fails only its job", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const doomed = pool.compress(await fixture("base.jpg"), settings());
+    poolInternals.get(pool)!.crashBusyWorker();
+    const healthy = pool.compress(await fixture("orientation-1.jpg"), settings());
+    await rejectsWith(doomed, "worker_crashed");
+    assert.equal((await healthy).width, 64);
+    assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("pool recycles a worker after N jobs and keeps working", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10, recycleAfterJobs: 1 });
+  try {
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("close drains queued jobs and then refuses new ones", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  const jobs = [
+    pool.compress(await fixture("base.jpg"), settings()),
+    pool.compress(await fixture("orientation-2.jpg"), settings()),
+  ];
+  const closing = pool.close();
+  await rejectsWith(pool.compress(await fixture("base.jpg"), settings()), "closed");
+  const results = await Promise.all(jobs);
+  await closing;
+  assert.equal(results.length, 2);
+});
+
+Deno.test("pool keeps the pixels in work under its budget: images over it wait, within it run together", async () => {
+  // orientation-1.jpg is 64×48 = 3,072 pixels.
+  for (const [budget, busy, queued] of [[4_000, 1, 1], [10_000, 2, 0]] as const) {
+    const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10, maxInFlightPixels: budget });
+    try {
+      const a = await fixture("orientation-1.jpg"), b = await fixture("orientation-1.jpg");
+      const jobs = [pool.compress(a, settings()), pool.compress(b, settings())];
+      assert.deepEqual(pool.stats(), { size: 2, busy, queued }, `budget ${budget}`);
+      await Promise.all(jobs);
+    } finally {
+      await pool.close();
+    }
+  }
+});
+
+Deno.test({
+  name: "pool workers run at a lower CPU priority than the server's main thread (Linux)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const niceOf = (tid: string) => {
+      // Field 19 of /proc/<pid>/task/<tid>/stat, counted after the parenthesised command name.
+      const stat = Deno.readTextFileSync(`/proc/self/task/${tid}/stat`);
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    const threadNices = () => [...Deno.readDirSync("/proc/self/task")].map((e) => niceOf(e.name));
+    const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+    try {
+      await pool.compress(await fixture("orientation-1.jpg"), settings());
+      assert.ok(threadNices().includes(10), "the worker thread runs at nice 10");
+      assert.equal(niceOf(String(Deno.pid)), 0, "the main thread keeps its priority");
+    } finally {
+      await pool.close();
+    }
+  },
+});
