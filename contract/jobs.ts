@@ -7,6 +7,8 @@ export type BatchStatus = "pending" | "processing" | "paused" | "completed" | "c
 export interface QualityScores {
   /** SSIM on luma, 0-1. */
   ssim: number;
+  /** Perceptual score 0-100 (multi-scale luma SSIM); what targets and "auto" aim at. */
+  score: number;
   sharpness: number;
   colorAccuracy: number;
   artifacts: number;

@@ -1,11 +1,19 @@
 import type { Db } from "../db/client.ts";
 import type { UserRow } from "../db/schema.ts";
 import type { LoginThrottle } from "./services/login-throttle.ts";
+import type { CompressionService } from "./services/compression/compression-service.ts";
+import type { BillingProvider } from "./services/billing/provider.ts";
+import type { AdPlacement } from "../contract/ads.ts";
 
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
   db: Db;
   throttle: LoginThrottle;
+  compression: CompressionService;
+  /** Stripe, or local test billing when no Stripe keys are set. */
+  billing: BillingProvider;
+  /** The AdSense account (ADSENSE_CLIENT, ADSENSE_SLOTS); absent = house ads. */
+  adsense?: { client: string; slots: Partial<Record<AdPlacement, string>> };
   /** Folder of the built SPA; absent in API-only tests. */
   webDist?: string;
   /** Extra origins allowed to send state-changing requests (PUBLIC_URL). */

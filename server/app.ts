@@ -6,13 +6,21 @@ import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { loadSession } from "./middleware/session.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { contactRoutes } from "./routes/contact.ts";
+import { accountStateRoutes } from "./routes/account-state.ts";
+import { batchRoutes } from "./routes/batches.ts";
+import { compressRoutes } from "./routes/compress.ts";
+import { jobRoutes } from "./routes/jobs.ts";
+import { billingRoutes } from "./routes/billing.ts";
+import { siteConfigRoutes } from "./routes/site-config.ts";
+import { testBillingRoutes } from "./routes/test-billing.ts";
 import { serveSite } from "./static-site.ts";
 
 /** Builds the Hono app around its dependencies: middleware, `/api` sub-apps, the site. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   if (deps.logRequests) app.use(requestLog());
-  app.use(securityHeaders());
+  app.use(securityHeaders({ adsense: Boolean(deps.adsense) }));
   app.use(async (c, next) => {
     c.set("deps", deps);
     await next();
@@ -23,6 +31,14 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.use(refuseForeignOrigin, loadSession);
   api.route("/", authRoutes);
+  api.route("/", contactRoutes);
+  api.route("/", compressRoutes);
+  api.route("/", jobRoutes);
+  api.route("/", batchRoutes);
+  api.route("/", accountStateRoutes);
+  api.route("/", billingRoutes);
+  api.route("/", siteConfigRoutes);
+  if (deps.billing.mode === "test") api.route("/", testBillingRoutes);
   api.all("*", (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
 

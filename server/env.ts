@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AD_SLOTS_PATTERN } from "../contract/ads.ts";
 
 const intFrom = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
@@ -17,7 +18,8 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
-  ADSENSE_CLIENT: z.string().optional(),
+  ADSENSE_CLIENT: z.string().regex(/^ca-pub-\d{6,20}$/, "must look like ca-pub-1234567890").optional(),
+  ADSENSE_SLOTS: z.string().regex(AD_SLOTS_PATTERN, "must look like landing=1234567890,sidebar=2345678901").optional(),
   PUBLIC_URL: z.url().optional(),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
 });

@@ -4,6 +4,14 @@ import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
+import { createBilling } from "./services/billing/create-billing.ts";
+import { parseAdSlots } from "../contract/ads.ts";
+import { ByteStore } from "./services/compression/byte-store.ts";
+import { createCodecCompressor } from "./services/compression/codec-compressor.ts";
+import { CompressionService } from "./services/compression/compression-service.ts";
+
+/** How long SIGTERM waits for running jobs before leaving them to the next start's recovery. */
+const DRAIN_MS = 30_000;
 
 const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
@@ -30,10 +38,27 @@ async function main() {
   }
   await ensureWebBuilt();
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+  const compressor = createCodecCompressor({
+    workers: env.WORKERS ?? navigator.hardwareConcurrency ?? 2,
+    jobTimeoutMs: env.JOB_TIMEOUT_MS,
+  });
+  const compression = new CompressionService({
+    db: database.db,
+    compressor,
+    store: new ByteStore(env.MAX_STORE_BYTES),
+    resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
+  });
+  const orphans = await compression.recoverAfterRestart();
+  if (orphans > 0) console.log(`Marked ${orphans} job(s) left unfinished by the previous process as failed`);
+  const sweeper = setInterval(() => void compression.sweepExpired().catch(console.error), 15_000);
+
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
     db: database.db,
     throttle: new LoginThrottle(),
+    compression,
+    billing: createBilling(env),
+    adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,
     webDist: WEB_DIST,
     trustedOrigins: publicOrigin ? [publicOrigin] : [],
     secureCookies: publicOrigin?.startsWith("https:") ?? false,
@@ -50,8 +75,11 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
+    console.log(`${signal}: draining running jobs, then shutting down`);
+    clearInterval(sweeper);
+    await compression.drain(DRAIN_MS);
     await server.shutdown();
+    await compressor.close();
     database.close();
     Deno.exit(0);
   };

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
 import { extname, join, normalize } from "node:path";
 import { isAppPath } from "../contract/routes.ts";
+import { SESSION_COOKIE } from "./services/sessions.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -26,6 +28,25 @@ async function readIfFile(path: string): Promise<Uint8Array<ArrayBuffer> | null>
 }
 
 /**
+ * A file of the build, or its `.br`/`.gz` twin (written by web/prerender/) when the browser
+ * accepts that encoding: text assets go out compressed without compressing per request.
+ */
+async function readPrecompressed(
+  dist: string,
+  path: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } | null> {
+  const accepts = (acceptEncoding ?? "").toLowerCase();
+  for (const [encoding, suffix] of [["br", ".br"], ["gzip", ".gz"]] as const) {
+    if (!accepts.includes(encoding)) continue;
+    const body = await readIfFile(join(dist, path + suffix));
+    if (body) return { body, headers: { "Content-Encoding": encoding, "Vary": "Accept-Encoding" } };
+  }
+  const body = await readIfFile(join(dist, path));
+  return body ? { body, headers: { "Vary": "Accept-Encoding" } } : null;
+}
+
+/**
  * Serves the built web app: real files, then a page's prerendered HTML
  * (`about/index.html`), then the SPA shell; unknown pages get the shell with 404.
  */
@@ -35,20 +56,29 @@ export function serveSite(dist: string) {
     const path = decodeURIComponent(new URL(c.req.url).pathname);
     const safe = normalize(path).replace(/^(\.\.(\/|$))+/, "");
     if (extname(safe)) {
-      const body = await readIfFile(join(dist, safe));
-      if (!body) return c.text("Not found", 404);
+      const file = await readPrecompressed(dist, safe, c.req.header("Accept-Encoding"));
+      if (!file) return c.text("Not found", 404);
       const hashed = safe.startsWith("/assets/");
-      return c.body(body, 200, {
+      return c.body(file.body, 200, {
         "Content-Type": TYPES[extname(safe)] ?? "application/octet-stream",
         "Cache-Control": hashed ? "public, max-age=31536000, immutable" : "public, max-age=300",
+        ...file.headers,
       });
     }
-    const page = isAppPath(safe) ? (await readIfFile(join(dist, safe, "index.html"))) : null;
-    const shell = page ?? await readIfFile(join(dist, "index.html"));
-    if (!shell) return c.text("The web app is not built: run `deno task build`", 500);
-    return c.body(shell, isAppPath(safe) ? 200 : 404, {
+    // Prerendered pages (`<path>/index.html`, web/prerender/) are what a signed-out visitor sees, so
+    // the browser can skip asking who is signed in. A session cookie gets the bare SPA shell instead
+    // (its `/` is the compressor), as do the other app paths; unknown paths get the 404 page.
+    const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
+    const app = isAppPath(safe);
+    const accept = c.req.header("Accept-Encoding");
+    const prerendered = app && !signedIn ? await readPrecompressed(dist, join(safe, "index.html"), accept) : null;
+    const page = prerendered ?? await readPrecompressed(dist, app ? "shell.html" : "404.html", accept) ??
+      await readPrecompressed(dist, "index.html", accept);
+    if (!page) return c.text("The web app is not built: run `deno task build`", 500);
+    return c.body(page.body, app ? 200 : 404, {
       "Content-Type": TYPES[".html"]!,
       "Cache-Control": "no-cache",
+      ...page.headers,
     });
   };
 }

@@ -17,3 +17,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undef
   const rows = await db.insert(users).values(user).onConflictDoNothing().returning();
   return rows[0];
 }
+
+export async function updateUserSettings(db: Db, id: number, settingsJson: string): Promise<void> {
+  await db.update(users).set({ settingsJson }).where(eq(users.id, id));
+}

@@ -1,14 +1,47 @@
 import type { MiddlewareHandler } from "hono";
 
-/** Only what the app itself uses; later features (ads, Stripe) widen it explicitly. */
-export function contentSecurityPolicy(): string {
+export interface CspOptions {
+  /** Allow Google AdSense's script, frames and beacons (only when ADSENSE_CLIENT is set). */
+  adsense?: boolean;
+}
+
+/** AdSense's hosts, per Google's CSP guidance for the adsbygoogle.js tag. */
+const ADSENSE = {
+  script: [
+    "https://pagead2.googlesyndication.com",
+    "https://*.googlesyndication.com",
+    "https://*.doubleclick.net",
+    "https://*.googletagservices.com",
+    "https://*.adtrafficquality.google",
+    "https://*.google.com",
+  ],
+  frame: [
+    "https://*.googlesyndication.com",
+    "https://*.doubleclick.net",
+    "https://*.google.com",
+    "https://*.adtrafficquality.google",
+  ],
+  connect: [
+    "https://*.googlesyndication.com",
+    "https://*.doubleclick.net",
+    "https://*.google.com",
+    "https://*.adtrafficquality.google",
+  ],
+};
+
+/** Only what the app itself uses; the ad network is allowed only when it is configured. */
+export function contentSecurityPolicy(options: CspOptions = {}): string {
+  const ads = options.adsense === true;
+  const with_ = (base: string, extra: string[]) => (ads ? [base, ...extra].join(" ") : base);
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    with_("script-src 'self'", ADSENSE.script),
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // Ad creatives come from many CDNs: any https image once ads are on.
+    with_("img-src 'self' data: blob:", ["https:"]),
     "font-src 'self'",
-    "connect-src 'self'",
+    with_("connect-src 'self'", ADSENSE.connect),
+    ...(ads ? [`frame-src ${ADSENSE.frame.join(" ")}`] : []),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -16,8 +49,8 @@ export function contentSecurityPolicy(): string {
   ].join("; ");
 }
 
-export function securityHeaders(): MiddlewareHandler {
-  const csp = contentSecurityPolicy();
+export function securityHeaders(options: CspOptions = {}): MiddlewareHandler {
+  const csp = contentSecurityPolicy(options);
   return async (c, next) => {
     await next();
     c.header("Content-Security-Policy", csp);

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { UserRow } from "../../db/schema.ts";
 import { ApiError } from "../http-error.ts";
 import { SESSION_COOKIE, validateSession } from "../services/sessions.ts";
+import { settleSubscription } from "../services/billing/subscriptions.ts";
 import type { AppEnv } from "../app-env.ts";
 
 export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
@@ -27,7 +28,8 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (token) {
     const found = await validateSession(c.var.deps.db, token);
     if (found) {
-      c.set("user", found.user);
+      // An ended premium period switches the plan back here, for every route.
+      c.set("user", await settleSubscription(c.var.deps.db, found.user, Date.now()));
       if (found.renewedUntil) setSessionCookie(c, token, found.renewedUntil);
     } else {
       clearSessionCookie(c);

@@ -7,7 +7,7 @@ Deno.test("GET /healthz answers 200 {ok:true}", async () => {
   const res = await t.request("/healthz");
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { ok: true });
-  t.close();
+  await t.close();
 });
 
 Deno.test("an unknown /api path answers a JSON 404, never the SPA", async () => {
@@ -20,7 +20,7 @@ Deno.test("an unknown /api path answers a JSON 404, never the SPA", async () => 
     assert.match(res.headers.get("content-type") ?? "", /application\/json/);
     assert.match((await res.json()).error, /No API route/);
   }
-  t.close();
+  await t.close();
 });
 
 Deno.test("responses carry the security headers", async () => {
@@ -32,7 +32,7 @@ Deno.test("responses carry the security headers", async () => {
   assert.match(csp, /script-src 'self'(;|$)/);
   assert.equal(res.headers.get("x-content-type-options"), "nosniff");
   assert.equal(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin");
-  t.close();
+  await t.close();
 });
 
 Deno.test("the site serves pages, prerendered HTML, assets, and a 404 shell for unknown paths", async () => {
@@ -63,5 +63,5 @@ Deno.test("the site serves pages, prerendered HTML, assets, and a 404 shell for 
 
   const traversal = await t.request("/assets/../../../../etc/passwd");
   assert.notEqual(traversal.status, 200);
-  t.close();
+  await t.close();
 });

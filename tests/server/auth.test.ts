@@ -32,14 +32,14 @@ Deno.test("POST /api/register creates the user, answers 201 and signs them in", 
   const me = await t.request("/api/user", { headers: { Cookie: sessionCookie(res) } });
   assert.equal(me.status, 200);
   assert.equal((await me.json()).username, "Alice");
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/register sets a Secure cookie when the site is served over https", async () => {
   const t = await createTestApp({ secureCookies: true });
   const res = await t.request("/api/register", jsonInit("POST", { username: "bob", password: "correct horse" }));
   assert.match(res.headers.get("set-cookie") ?? "", /Secure/);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/register stores blank optional fields as null", async () => {
@@ -52,7 +52,7 @@ Deno.test("POST /api/register stores blank optional fields as null", async () =>
   const body = await res.json();
   assert.equal(body.email, null);
   assert.equal(body.firstName, null);
-  t.close();
+  await t.close();
 });
 
 const badRegistrations: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -72,7 +72,7 @@ for (const [what, body, field] of badRegistrations) {
     const res = await t.request("/api/register", jsonInit("POST", body));
     assert.equal(res.status, 400);
     assert.match((await res.json()).error, field);
-    t.close();
+    await t.close();
   });
 }
 
@@ -85,7 +85,7 @@ Deno.test("POST /api/register rejects malformed JSON with 400", async () => {
   });
   assert.equal(res.status, 400);
   assert.match((await res.json()).error, /JSON/);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/register answers 409 for a username taken in another case", async () => {
@@ -94,7 +94,7 @@ Deno.test("POST /api/register answers 409 for a username taken in another case",
   const res = await t.request("/api/register", jsonInit("POST", { username: "ALICE", password: "another pass" }));
   assert.equal(res.status, 409);
   assert.match((await res.json()).error, /already taken/);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/login signs in with the right password, in any username case", async () => {
@@ -105,7 +105,7 @@ Deno.test("POST /api/login signs in with the right password, in any username cas
   assert.equal((await res.json()).username, "alice");
   const me = await t.request("/api/user", { headers: { Cookie: sessionCookie(res) } });
   assert.equal(me.status, 200);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/login answers 401 with one message whether or not the user exists", async () => {
@@ -117,7 +117,7 @@ Deno.test("POST /api/login answers 401 with one message whether or not the user 
   assert.equal(unknown.status, 401);
   assert.deepEqual(await wrong.json(), await unknown.json());
   assert.equal(wrong.headers.get("set-cookie"), null);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/login rejects an empty password with 400", async () => {
@@ -125,7 +125,7 @@ Deno.test("POST /api/login rejects an empty password with 400", async () => {
   const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "" }));
   assert.equal(res.status, 400);
   assert.match((await res.json()).error, /password/);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/login answers 429 with Retry-After after 5 failures for one username", async () => {
@@ -139,7 +139,7 @@ Deno.test("POST /api/login answers 429 with Retry-After after 5 failures for one
   const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "correct horse" }));
   assert.equal(res.status, 429);
   assert.ok(Number(res.headers.get("retry-after")) > 0);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/login answers 429 after 20 failures from one IP across usernames", async () => {
@@ -155,7 +155,7 @@ Deno.test("POST /api/login answers 429 after 20 failures from one IP across user
     remoteAddr: { hostname: "203.0.113.10" },
   });
   assert.equal(otherIp.status, 401);
-  t.close();
+  await t.close();
 });
 
 Deno.test("GET /api/user answers 401 without a session and for an unknown token", async () => {
@@ -164,7 +164,7 @@ Deno.test("GET /api/user answers 401 without a session and for an unknown token"
   const res = await t.request("/api/user", { headers: { Cookie: "session=forged" } });
   assert.equal(res.status, 401);
   assert.match(res.headers.get("set-cookie") ?? "", /session=;/);
-  t.close();
+  await t.close();
 });
 
 Deno.test("POST /api/logout ends the session on the server", async () => {
@@ -175,7 +175,7 @@ Deno.test("POST /api/logout ends the session on the server", async () => {
   assert.match(res.headers.get("set-cookie") ?? "", /session=;/);
   // The old cookie no longer works even if a client keeps it.
   assert.equal((await t.request("/api/user", { headers: { Cookie: cookie } })).status, 401);
-  t.close();
+  await t.close();
 });
 
 Deno.test("a state-changing request from another site's Origin gets 403", async () => {
@@ -195,7 +195,7 @@ Deno.test("a state-changing request from another site's Origin gets 403", async 
     jsonInit("POST", { username: "mallory", password: "correct horse" }, { Origin: "http://localhost" }),
   );
   assert.equal(same.status, 201);
-  t.close();
+  await t.close();
 });
 
 Deno.test("PUBLIC_URL's origin is trusted for state-changing requests", async () => {
@@ -205,12 +205,12 @@ Deno.test("PUBLIC_URL's origin is trusted for state-changing requests", async ()
     jsonInit("POST", { username: "alice", password: "correct horse" }, { Origin: "https://squeeze.example" }),
   );
   assert.equal(res.status, 201);
-  t.close();
+  await t.close();
 });
 
 Deno.test("an unexpected failure answers 500 with a generic message and no stack", async () => {
   const t = await createTestApp();
-  t.close(); // the database is gone: every query throws
+  await t.close(); // the database is gone: every query throws
   const originalError = console.error;
   const logged: unknown[] = [];
   console.error = (...args: unknown[]) => logged.push(args);

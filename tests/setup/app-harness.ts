@@ -2,15 +2,47 @@ import { createApp } from "../../server/app.ts";
 import type { AppDeps } from "../../server/app-env.ts";
 import { createDb } from "../../db/client.ts";
 import { LoginThrottle } from "../../server/services/login-throttle.ts";
+import { ByteStore } from "../../server/services/compression/byte-store.ts";
+import { CompressionService } from "../../server/services/compression/compression-service.ts";
+import type { Compressor } from "../../server/services/compression/compressor.ts";
+import { createCodecCompressor } from "../../server/services/compression/codec-compressor.ts";
+import { LocalTestBilling } from "../../server/services/billing/local-test-billing.ts";
 
 export const ORIGIN = "http://localhost";
 
+/** Stands in where a test never compresses: using it is a test bug. */
+const noCompressor: Compressor = {
+  size: 1,
+  compress: () => Promise.reject(new Error("This test app has no codec pool: pass { pool: true }")),
+  close: () => Promise.resolve(),
+};
+
+export interface TestAppOptions extends Partial<AppDeps> {
+  /** Run the real WASM pool with this many workers. */
+  pool?: number;
+  compressor?: Compressor;
+  maxStoreBytes?: number;
+  resultTtlMs?: number;
+  now?: () => number;
+}
+
 /** A fresh app on its own `:memory:` database. */
-export async function createTestApp(overrides: Partial<AppDeps> = {}) {
+export async function createTestApp(options: TestAppOptions = {}) {
+  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, ...overrides } = options;
   const database = await createDb({ url: ":memory:" });
+  const compressor = given ?? (pool ? createCodecCompressor({ workers: pool, jobTimeoutMs: 30_000 }) : noCompressor);
+  const compression = new CompressionService({
+    db: database.db,
+    compressor,
+    store: new ByteStore(maxStoreBytes ?? 512 * 1024 * 1024),
+    resultTtlMs: resultTtlMs ?? 3_600_000,
+    now,
+  });
   const deps: AppDeps = {
     db: database.db,
     throttle: new LoginThrottle(),
+    compression,
+    billing: new LocalTestBilling(),
     trustedOrigins: [],
     secureCookies: false,
     logRequests: false,
@@ -19,7 +51,12 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}) {
   const app = createApp(deps);
   const request = (path: string, init: RequestInit = {}, env?: unknown) =>
     app.request(new Request(new URL(path, ORIGIN), init), undefined, env as never);
-  return { app, deps, request, close: database.close };
+  const close = async () => {
+    await compression.drain(pool ? 5_000 : 100);
+    await compressor.close();
+    database.close();
+  };
+  return { app, deps, request, compression, close, db: database.db };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -47,3 +84,40 @@ export async function signUp(
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
   return { cookie: sessionCookie(res), user: await res.json() };
 }
+
+/** Makes a user Premium directly in the database (billing has its own tests). */
+export async function makePremium(t: TestApp, username: string): Promise<void> {
+  const { users } = await import("../../db/schema.ts");
+  const { eq } = await import("drizzle-orm");
+  await t.db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, username));
+}
+
+/** POST /api/compress with these files and fields. */
+export function upload(t: TestApp, cookie: string, files: File[], fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const f of files) form.append("images", f);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return t.request("/api/compress", { method: "POST", headers: { Cookie: cookie }, body: form });
+}
+
+/** Polls GET /api/jobs until `done` holds for the listed jobs. */
+export async function waitForJobs(
+  t: TestApp,
+  cookie: string,
+  done: (jobs: Array<{ id: string; status: string }>) => boolean,
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.request("/api/jobs", { headers: { Cookie: cookie } });
+    const { jobs } = await res.json();
+    if (done(jobs)) return jobs;
+    if (Date.now() > deadline) {
+      throw new Error(`Jobs did not settle: ${JSON.stringify(jobs.map((j: { status: string }) => j.status))}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export const fixture = async (name: string, as = name) =>
+  new File([await Deno.readFile(new URL(`../fixtures/${name}`, import.meta.url))], as, { type: "image/jpeg" });

@@ -1,0 +1,138 @@
+/**
+ * HTTP figures (DESIGN §9): end-to-end throughput through the API as a ratio of
+ * the pool's raw throughput, GET /api/jobs latency under 100 polling clients,
+ * and the server's peak RSS while a 20 × ~10 MB upload is processed.
+ */
+import { eq } from "drizzle-orm";
+import { createDb } from "../db/client.ts";
+import { users } from "../db/schema.ts";
+import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
+import type { CorpusImage } from "./corpus.ts";
+import { figure } from "./report.ts";
+
+interface Client {
+  cookie: string;
+  get(path: string): Promise<Response>;
+}
+
+async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+  const res = await fetch(`${server.url}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: "bench password" }),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+  await res.body?.cancel();
+  // Premium lifts the daily limit and the 20-file cap, so the bench measures the pipeline, not the plan.
+  const { db, close } = await createDb({ url: server.databaseUrl });
+  await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, username));
+  close();
+  return { cookie, get: (path) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } }) };
+}
+
+async function uploadAll(server: RunningServer, client: Client, images: CorpusImage[]): Promise<string[]> {
+  const form = new FormData();
+  for (const image of images) {
+    form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
+  }
+  form.append("maxConcurrent", "10");
+  const res = await fetch(`${server.url}/api/compress`, {
+    method: "POST",
+    headers: { Cookie: client.cookie },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`compress: ${res.status} ${await res.text()}`);
+  const { jobs } = await res.json() as { jobs: Array<{ id: string }> };
+  return jobs.map((j) => j.id);
+}
+
+async function waitAllSettled(client: Client, ids: string[]): Promise<void> {
+  const wanted = new Set(ids);
+  for (;;) {
+    const { jobs } = await (await client.get("/api/jobs")).json() as { jobs: Array<{ id: string; status: string }> };
+    const mine = jobs.filter((j) => wanted.has(j.id));
+    if (mine.length === ids.length && mine.every((j) => j.status === "completed" || j.status === "error")) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function peakRssOf(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Upload → completed → download of the whole corpus through HTTP. */
+export async function httpThroughput(corpus: CorpusImage[], workers: number, rawImagesPerSecond: number) {
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const client = await premiumClient(server, "bench-throughput");
+    const t = performance.now();
+    const ids = await uploadAll(server, client, corpus);
+    await waitAllSettled(client, ids);
+    await Promise.all(ids.map(async (id) => (await client.get(`/api/download/${id}`)).arrayBuffer()));
+    const seconds = (performance.now() - t) / 1000;
+    const rate = corpus.length / seconds;
+    figure(`http_end_to_end_throughput_${workers}_workers`, rate, "images/s");
+    figure("http_throughput_vs_raw_pool", rate / rawImagesPerSecond, "ratio (target >= 0.9)");
+  } finally {
+    await server.stop();
+  }
+}
+
+/** GET /api/jobs latency while 100 clients poll once a second during compression. */
+export async function pollingLatency(corpus: CorpusImage[], workers: number) {
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const uploader = await premiumClient(server, "bench-uploader");
+    const pollers: Client[] = [];
+    for (let i = 0; i < 100; i++) pollers.push(await premiumClient(server, `bench-poller-${i}`));
+    // Give every poller a job list to read, as a real user would have.
+    await Promise.all(pollers.slice(0, 10).map((p) => uploadAll(server, p, corpus.slice(0, 1))));
+    const ids = await uploadAll(server, uploader, corpus);
+    const latencies: number[] = [];
+    let running = true;
+    const loops = pollers.map(async (p, i) => {
+      await new Promise((r) => setTimeout(r, (i * 10) % 1000)); // spread the clients over the second
+      while (running) {
+        const t = performance.now();
+        const res = await p.get("/api/jobs");
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    });
+    await waitAllSettled(uploader, ids);
+    running = false;
+    await Promise.all(loops);
+    figure("api_jobs_poll_requests", latencies.length);
+    figure("api_jobs_p50", percentile(latencies, 50), "ms");
+    figure("api_jobs_p99", percentile(latencies, 99), "ms (target <= 25)");
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The server's peak RSS while it processes one upload of 20 files of ~10 MB. */
+export async function bigUploadMemory(corpus: CorpusImage[], workers: number) {
+  const big = corpus.filter((i) => i.bytes.length > 9_000_000 && i.bytes.length <= 10 * 1024 * 1024);
+  if (big.length === 0) throw new Error("The corpus has no ~10 MB images");
+  const images = Array.from({ length: 20 }, (_, i) => big[i % big.length]!);
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const client = await premiumClient(server, "bench-memory");
+    const t = performance.now();
+    const ids = await uploadAll(server, client, images);
+    await waitAllSettled(client, ids);
+    figure("big_upload_files", images.length, `x ~${(images[0]!.bytes.length / 1e6).toFixed(1)} MB`);
+    figure("big_upload_seconds", (performance.now() - t) / 1000, "s");
+    figure("big_upload_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1024)`);
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
+ * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
+ */
+import { AUTO_SCORE_THRESHOLD, type CompressResult, createCodecPool } from "../codecs/mod.ts";
+import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
+import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
+import { mozJpegOptions } from "../codecs/jpeg/options.ts";
+import { measurePlanes } from "../codecs/quality/planes.ts";
+import { compareQuality } from "../codecs/quality/report.ts";
+import { type CompressSettings, DEFAULT_SETTINGS, MODES } from "../contract/settings.ts";
+import { cjpeg, ensureCjpeg } from "./cjpeg.ts";
+import { type CorpusImage, loadCorpus } from "./corpus.ts";
+import { figure, median, peakRssMb } from "./report.ts";
+import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
+
+const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
+const WORKERS = 2;
+
+async function modeTimings(corpus: CorpusImage[]) {
+  // Warm up: compile both WASM modules before anything is timed.
+  const first = corpus[0]!;
+  await encodeJpegPixels(await decodeJpegPixels(first.bytes), mozJpegOptions(DEFAULT_SETTINGS, 80, false));
+  for (const mode of MODES) {
+    const perMp: number[] = [];
+    let bytes = 0;
+    for (const image of corpus.slice(0, MODE_SAMPLE)) {
+      const t = performance.now();
+      const pixels = await decodeJpegPixels(image.bytes);
+      const out = await encodeJpegPixels(pixels, mozJpegOptions({ ...DEFAULT_SETTINGS, mode }, 80, false));
+      perMp.push((performance.now() - t) / image.megapixels);
+      bytes += out.length;
+    }
+    figure(`codec_decode_encode_q80_${mode}`, median(perMp), "ms/MP");
+    figure(`codec_output_q80_${mode}`, bytes / 1024, "KiB");
+  }
+}
+
+async function runPool(corpus: CorpusImage[], size: number, settings: (image: CorpusImage) => CompressSettings) {
+  const pool = createCodecPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
+  const t = performance.now();
+  const results = await Promise.all(corpus.map((image) => pool.compress(image.bytes.slice(), settings(image))));
+  const seconds = (performance.now() - t) / 1000;
+  await pool.close();
+  return { results, seconds };
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const mean = (values: number[]) => sum(values) / values.length;
+
+async function scoreAgainst(original: Uint8Array, output: Uint8Array): Promise<number> {
+  const a = measurePlanes(await decodeJpegPixels(original));
+  return compareQuality(a, measurePlanes(await decodeJpegPixels(output), a.factor)).score;
+}
+
+const corpus = await loadCorpus();
+const inputBytes = sum(corpus.map((i) => i.bytes.length));
+const megapixels = sum(corpus.map((i) => i.megapixels));
+figure("corpus_images", corpus.length);
+figure("corpus_megapixels", megapixels, "MP");
+
+await modeTimings(corpus);
+
+const one = await runPool(corpus, 1, () => DEFAULT_SETTINGS);
+const two = await runPool(corpus, WORKERS, () => DEFAULT_SETTINGS);
+figure("pool_1_worker_throughput", corpus.length / one.seconds, "images/s");
+figure("pool_1_worker_throughput_mp", megapixels / one.seconds, "MP/s");
+figure(`pool_${WORKERS}_workers_throughput`, corpus.length / two.seconds, "images/s");
+figure(`pool_${WORKERS}_workers_throughput_mp`, megapixels / two.seconds, "MP/s");
+figure(`pool_${WORKERS}_workers_speedup`, one.seconds / two.seconds, "x (target >= 1.8)");
+const outBytes = sum(two.results.map((r) => r.compressedSize));
+figure("output_bytes_pct_of_input_q80", (100 * outBytes) / inputBytes, "%");
+figure("mean_quality_score_q80", mean(two.results.map((r) => r.quality.score)));
+figure("mean_quality_overall_q80", mean(two.results.map((r) => r.quality.overall)));
+figure("kept_original_q80", two.results.filter((r) => r.keptOriginal).length, "images");
+
+await ensureCjpeg();
+const reference: { bytes: number; score: number }[] = [];
+for (const image of corpus) {
+  const out = await cjpeg(image.bytes, 80);
+  reference.push({ bytes: out.length, score: await scoreAgainst(image.bytes, out) });
+}
+const cjpegBytes = sum(reference.map((r) => r.bytes));
+figure("cjpeg_q80_total", cjpegBytes / 1024, "KiB");
+figure("cjpeg_q80_mean_score", mean(reference.map((r) => r.score)));
+
+const equal = await runPool(corpus, WORKERS, (image) => ({
+  ...DEFAULT_SETTINGS,
+  progressive: true,
+  target: { kind: "quality", score: Math.min(100, reference[corpus.indexOf(image)]!.score) },
+}));
+const equalBytes = sum(equal.results.map((r) => r.compressedSize));
+figure("equal_quality_bytes_vs_cjpeg_q80", (100 * equalBytes) / cjpegBytes, "% (same score per image)");
+
+const auto = await runPool(
+  corpus,
+  WORKERS,
+  () => ({ ...DEFAULT_SETTINGS, progressive: true, target: { kind: "auto" } }),
+);
+const autoBytes = sum(auto.results.map((r: CompressResult) => r.compressedSize));
+figure("auto_total", autoBytes / 1024, "KiB");
+figure("auto_total_vs_cjpeg_q80", (100 * autoBytes) / cjpegBytes, "% (target <= 85)");
+figure("auto_mean_score", mean(auto.results.map((r) => r.quality.score)));
+figure("auto_threshold", AUTO_SCORE_THRESHOLD);
+figure(
+  "auto_images_at_or_above_threshold",
+  `${auto.results.filter((r) => r.quality.score >= AUTO_SCORE_THRESHOLD).length}/${corpus.length}`,
+);
+figure("auto_mean_chosen_quality", mean(auto.results.map((r) => r.chosenQuality ?? 100)));
+figure("peak_rss", await peakRssMb(), `MB (${WORKERS} workers; target <= 1200)`);
+
+// Through the HTTP API, each against a fresh server process with the same pool size.
+await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
+await pollingLatency(corpus, WORKERS);
+await bigUploadMemory(corpus, WORKERS);

@@ -1,0 +1,17 @@
+/** One line per figure, `name: value unit`, so other benches (HTTP) can print in the same style. */
+export function figure(name: string, value: number | string, unit = ""): void {
+  const text = typeof value === "number" ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value;
+  console.log(`${name}: ${text}${unit ? ` ${unit}` : ""}`);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Peak resident set of this process; workers are threads, so this covers them. */
+export async function peakRssMb(): Promise<number> {
+  const status = await Deno.readTextFile("/proc/self/status");
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}

@@ -1,0 +1,77 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
+
+export type NewJob = typeof jobs.$inferInsert;
+export type NewBatch = typeof batches.$inferInsert;
+
+/** Inserts a batch with its jobs in one transaction: an upload lands whole or not at all. */
+export async function insertBatchWithJobs(db: Db, batch: NewBatch, jobRows: NewJob[]): Promise<void> {
+  await db.batch([db.insert(batches).values(batch), db.insert(jobs).values(jobRows)]);
+}
+
+export function listJobsForUser(db: Db, userId: number, limit = 500): Promise<JobRow[]> {
+  return db.select().from(jobs).where(eq(jobs.userId, userId))
+    .orderBy(desc(jobs.createdAt), desc(jobs.seq)).limit(limit);
+}
+
+export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return db.query.jobs.findFirst({ where: eq(jobs.id, id) });
+}
+
+export function findJobOfUser(db: Db, id: string, userId: number): Promise<JobRow | undefined> {
+  return db.query.jobs.findFirst({ where: and(eq(jobs.id, id), eq(jobs.userId, userId)) });
+}
+
+export async function updateJob(db: Db, id: string, patch: Partial<JobRow>): Promise<void> {
+  await db.update(jobs).set(patch).where(eq(jobs.id, id));
+}
+
+export async function deleteJob(db: Db, id: string): Promise<void> {
+  await db.delete(jobs).where(eq(jobs.id, id));
+}
+
+export function jobsOfBatch(db: Db, batchId: string): Promise<JobRow[]> {
+  return db.select().from(jobs).where(eq(jobs.batchId, batchId)).orderBy(jobs.seq);
+}
+
+export function findBatchOfUser(db: Db, id: string, userId: number): Promise<BatchRow | undefined> {
+  return db.query.batches.findFirst({ where: and(eq(batches.id, id), eq(batches.userId, userId)) });
+}
+
+export function findBatch(db: Db, id: string): Promise<BatchRow | undefined> {
+  return db.query.batches.findFirst({ where: eq(batches.id, id) });
+}
+
+export function listBatchesForUser(db: Db, userId: number, limit = 100): Promise<BatchRow[]> {
+  return db.select().from(batches).where(eq(batches.userId, userId)).orderBy(desc(batches.createdAt)).limit(limit);
+}
+
+export async function updateBatch(db: Db, id: string, patch: Partial<BatchRow>): Promise<void> {
+  await db.update(batches).set(patch).where(eq(batches.id, id));
+}
+
+export function jobsOfBatches(db: Db, batchIds: string[]): Promise<JobRow[]> {
+  if (batchIds.length === 0) return Promise.resolve([]);
+  return db.select().from(jobs).where(inArray(jobs.batchId, batchIds)).orderBy(jobs.seq);
+}
+
+export function unfinishedJobs(db: Db): Promise<JobRow[]> {
+  return db.select().from(jobs).where(inArray(jobs.status, ["pending", "processing"]));
+}
+
+/** Completed jobs whose bytes a previous process held: they are gone now. */
+export async function markAllCompletedExpired(db: Db): Promise<void> {
+  await db.update(jobs).set({ expired: true }).where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
+}
+
+export async function failUnfinishedBatches(db: Db): Promise<void> {
+  await db.update(batches).set({ status: "error" })
+    .where(inArray(batches.status, ["pending", "processing", "paused"]));
+}
+
+export async function countJobsByStatus(db: Db, batchId: string): Promise<Record<string, number>> {
+  const rows = await db.select({ status: jobs.status, n: sql<number>`count(*)` }).from(jobs)
+    .where(eq(jobs.batchId, batchId)).groupBy(jobs.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}

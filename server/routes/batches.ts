@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { currentUser, requireUser } from "../middleware/session.ts";
+import { contentDisposition } from "../services/compression/content-disposition.ts";
+import { uniqueNames, zipStream } from "../services/compression/zip-stream.ts";
+
+/** Batches and their controls (spec §4 status rules). */
+export const batchRoutes = new Hono<AppEnv>()
+  .use("/batches", requireUser)
+  .use("/batches/*", requireUser)
+  .get("/batches", async (c) => c.json({ batches: await c.var.deps.compression.listBatches(currentUser(c).id) }))
+  .post(
+    "/batches/:id/pause",
+    async (c) => c.json({ batch: await c.var.deps.compression.pauseBatch(currentUser(c).id, c.req.param("id")) }),
+  )
+  .post(
+    "/batches/:id/resume",
+    async (c) => c.json({ batch: await c.var.deps.compression.resumeBatch(currentUser(c).id, c.req.param("id")) }),
+  )
+  .delete(
+    "/batches/:id",
+    async (c) => c.json({ batch: await c.var.deps.compression.cancelBatch(currentUser(c).id, c.req.param("id")) }),
+  )
+  .get("/batches/:id/download.zip", async (c) => {
+    const { name, files } = await c.var.deps.compression.zipEntries(currentUser(c).id, c.req.param("id"));
+    const names = uniqueNames(files.map((f) => f.name));
+    const stream = zipStream(files.map((f, i) => ({ name: names[i]!, data: f.data })));
+    return new Response(stream, {
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": contentDisposition(`${name || "images"}-compressed.zip`),
+        "Cache-Control": "private, no-store",
+      },
+    });
+  });

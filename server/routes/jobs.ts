@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { currentUser, requireUser } from "../middleware/session.ts";
+import { contentDisposition } from "../services/compression/content-disposition.ts";
+import type { FileDownload } from "../services/compression/compression-service.ts";
+
+const fileResponse = (file: FileDownload, disposition: "attachment" | "inline") =>
+  new Response(file.data, {
+    headers: {
+      "Content-Type": file.mimeType,
+      "Content-Length": String(file.data.size),
+      "Content-Disposition": contentDisposition(file.name, disposition),
+      // Private: these are a user's photos.
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+
+/** Jobs, their results and originals; every route checks ownership (404 otherwise). */
+export const jobRoutes = new Hono<AppEnv>()
+  .use("/jobs/*", requireUser)
+  .use("/jobs", requireUser)
+  .use("/download/*", requireUser)
+  .use("/preview/*", requireUser)
+  .get("/jobs", async (c) => c.json({ jobs: await c.var.deps.compression.listJobs(currentUser(c).id) }))
+  .delete("/jobs/:id", async (c) => {
+    await c.var.deps.compression.deleteJob(currentUser(c).id, c.req.param("id"));
+    return c.json({ success: true });
+  })
+  .get("/download/:id", async (c) => {
+    const file = await c.var.deps.compression.download(currentUser(c).id, c.req.param("id"));
+    return fileResponse(file, "attachment");
+  })
+  .get("/preview/:id", async (c) => {
+    const file = await c.var.deps.compression.preview(currentUser(c).id, c.req.param("id"));
+    return fileResponse(file, "inline");
+  });

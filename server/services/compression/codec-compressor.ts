@@ -1,0 +1,37 @@
+import { type CodecPool, createCodecPool } from "../../../codecs/mod.ts";
+import type { Compressor } from "./compressor.ts";
+
+export interface CodecCompressorOptions {
+  workers: number;
+  jobTimeoutMs: number;
+}
+
+/**
+ * The real compressor: the WASM worker pool. The scheduler never hands it more
+ * jobs than it has workers, so its own queue only absorbs hand-over gaps.
+ */
+export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressorOptions): Compressor {
+  const pool: CodecPool = createCodecPool({ size: workers, jobTimeoutMs, maxQueue: workers * 4 });
+  return {
+    size: workers,
+    async compress(bytes, settings, call) {
+      const r = await pool.compress(bytes, settings, {
+        signal: call.signal,
+        maxPixels: call.maxPixels,
+        onProgress: (_stage, percent) => call.onProgress(percent),
+      });
+      return {
+        bytes: r.bytes,
+        mimeType: r.mimeType,
+        width: r.width,
+        height: r.height,
+        compressedSize: r.compressedSize,
+        keptOriginal: r.keptOriginal,
+        scores: r.quality,
+        metadata: r.metadata,
+        chosenQuality: r.chosenQuality,
+      };
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,485 @@
+/**
+ * The compression API's logic (DESIGN §3, §5): admission with plan limits and
+ * an atomic quota, the scheduler feeding the codec pool, batch controls,
+ * in-memory retention, and recovery after a restart.
+ */
+import type { Batch, CompressResponse, Job, JobStatus, QueueStatus, Usage } from "../../../contract/jobs.ts";
+import { DEFAULT_MAX_CONCURRENT, MB, type PlanLimits, PLANS } from "../../../contract/plans.ts";
+import { planOf } from "../plan.ts";
+import type { CompressSettings } from "../../../contract/settings.ts";
+import type { Db } from "../../../db/client.ts";
+import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
+import * as q from "../../../db/queries/jobs.ts";
+import { addUsage, refundQuota, reserveQuota, usedOn } from "../../../db/queries/usage.ts";
+import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
+import { ApiError } from "../../http-error.ts";
+import { deriveBatchStatus } from "./batch-status.ts";
+import type { ByteStore, StoredFile } from "./byte-store.ts";
+import type { Compressor } from "./compressor.ts";
+import { downloadName } from "./content-disposition.ts";
+import { nextUtcMidnight, utcDay } from "./quota-day.ts";
+import { type QueuedJob, Scheduler } from "./scheduler.ts";
+import type { UploadForm } from "./upload-form.ts";
+import { batchSettings, toBatch, toJob } from "./views.ts";
+import { storedSettings } from "../user-settings.ts";
+
+const BATCH_PRIORITY = { low: 0, normal: 1, high: 2 } as const;
+export const RESTART_MESSAGE = "The server restarted before this image was processed; please upload it again";
+const CANCELLED_MESSAGE = "Cancelled before it finished";
+const UNEXPECTED_MESSAGE = "Compression failed unexpectedly; please try again";
+
+export interface CompressionServiceOptions {
+  db: Db;
+  compressor: Compressor;
+  store: ByteStore;
+  resultTtlMs: number;
+  now?: () => number;
+}
+
+export interface FileDownload {
+  data: Blob;
+  mimeType: string;
+  name: string;
+}
+
+/** Enough of a file's start to find its frame header behind typical EXIF/ICC segments. */
+const HEAD_BYTES = 512 * 1024;
+
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+export class CompressionService {
+  readonly scheduler: Scheduler;
+  #db: Db;
+  #compressor: Compressor;
+  #store: ByteStore;
+  #ttlMs: number;
+  #now: () => number;
+  /** Live progress of running jobs, so polling never waits on a database write. */
+  #progress = new Map<string, number>();
+  #expiries = new Map<string, number>();
+  #accepting = true;
+
+  constructor(opts: CompressionServiceOptions) {
+    this.#db = opts.db;
+    this.#compressor = opts.compressor;
+    this.#store = opts.store;
+    this.#ttlMs = opts.resultTtlMs;
+    this.#now = opts.now ?? Date.now;
+    this.scheduler = new Scheduler(opts.compressor.size, (job, signal) => this.#run(job, signal));
+  }
+
+  // ---- admission -------------------------------------------------------------
+
+  async admit(user: UserRow, form: UploadForm): Promise<CompressResponse> {
+    if (!this.#accepting) {
+      throw new ApiError(503, "The server is restarting; please try again in a minute", { "Retry-After": "60" });
+    }
+    const plan = planOf(user, this.#now());
+    const { files, settings } = form;
+    if (settings.target && !plan.targets) {
+      throw new ApiError(403, "target: target size and quality are Premium features");
+    }
+    if (files.length > plan.maxFilesPerUpload) {
+      throw new ApiError(
+        400,
+        `Too many files: ${files.length} in one upload; the ${plan.name} plan allows ${plan.maxFilesPerUpload}`,
+      );
+    }
+    for (const file of files) {
+      if (file.size > plan.maxFileBytes) {
+        throw new ApiError(
+          413,
+          `'${file.name}' is ${mb(file.size)}; the ${plan.name} plan allows ${mb(plan.maxFileBytes)} per file`,
+        );
+      }
+    }
+    for (const file of files) {
+      this.#checkContent(file.name, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan);
+    }
+
+    const total = files.reduce((sum, f) => sum + f.size, 0);
+    if (!this.#store.hasRoomFor(total)) {
+      throw new ApiError(503, "The server is busy with other images; please try again in a minute", {
+        "Retry-After": "60",
+      });
+    }
+
+    const now = this.#now();
+    const day = utcDay(now);
+    if (plan.dailyCompressions === null) {
+      await addUsage(this.#db, user.id, day, files.length);
+    } else if (!await reserveQuota(this.#db, user.id, day, files.length, plan.dailyCompressions)) {
+      const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
+      throw new ApiError(
+        429,
+        `Daily limit reached: ${plan.dailyCompressions} compressions per day on the free plan` +
+          (left > 0 ? ` (${left} left today, ${files.length} in this upload)` : ""),
+      );
+    }
+
+    const batchId = crypto.randomUUID();
+    const batchRow: BatchRow = {
+      id: batchId,
+      userId: user.id,
+      name: files.length === 1 ? files[0]!.name : `${files.length} images`,
+      status: "pending",
+      totalFiles: files.length,
+      totalOriginalSize: total,
+      priority: form.priority,
+      maxConcurrent: form.maxConcurrent,
+      pauseOnError: form.pauseOnError,
+      settingsJson: JSON.stringify(settings),
+      createdAt: new Date(now),
+    };
+    const jobRows: JobRow[] = files.map((file, i) => ({
+      id: crypto.randomUUID(),
+      batchId,
+      userId: user.id,
+      seq: i,
+      filename: file.name,
+      status: "pending",
+      progress: 0,
+      originalSize: file.size,
+      compressedSize: null,
+      quality: settings.quality,
+      format: settings.format,
+      width: null,
+      height: null,
+      errorMessage: null,
+      keptOriginal: false,
+      scoresJson: null,
+      metadataJson: null,
+      charged: true,
+      quotaDay: day,
+      createdAt: new Date(now),
+      completedAt: null,
+      expiresAt: null,
+      expired: false,
+    }));
+    try {
+      await q.insertBatchWithJobs(this.#db, batchRow, jobRows);
+    } catch (err) {
+      await refundQuota(this.#db, user.id, day, files.length);
+      throw err;
+    }
+    // The upload's File is kept as it is: no copy of its bytes on the JS heap.
+    jobRows.forEach((row, i) => this.#store.putOriginal(row.id, { data: files[i]!, mimeType: "image/jpeg" }));
+
+    const userLimit = plan.fixedConcurrency ?? form.maxConcurrent;
+    this.scheduler.enqueue(jobRows.map((row) => ({
+      jobId: row.id,
+      userId: user.id,
+      batchId,
+      planPriority: plan.priority,
+      batchPriority: BATCH_PRIORITY[form.priority],
+      userLimit,
+      order: this.scheduler.nextOrder(),
+    })));
+    const jobs = jobRows.map((row) => toJob(row, settings));
+    return { jobs, batch: toBatch(batchRow, jobs) };
+  }
+
+  /**
+   * Refuses what is not a JPEG (magic bytes) or is over the pixel limit, from the
+   * file's head. A corrupt JPEG is not refused: it fails as its own job.
+   */
+  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): void {
+    if (sniffFormat(head) !== "jpeg") {
+      try {
+        inspectJpeg(head);
+      } catch (err) {
+        if (isCodecError(err)) throw new ApiError(415, `'${name}': ${err.message}`);
+      }
+      throw new ApiError(415, `'${name}': The file is not a JPEG image`);
+    }
+    const size = peekJpegSize(head);
+    if (size && size.width * size.height > plan.maxPixels) {
+      const mp = (size.width * size.height / 1e6).toFixed(1);
+      throw new ApiError(
+        413,
+        `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${plan.maxPixels / 1e6} MP`,
+      );
+    }
+  }
+
+  // ---- running -----------------------------------------------------------------
+
+  async #run(queued: QueuedJob, signal: AbortSignal): Promise<void> {
+    const row = await q.findJob(this.#db, queued.jobId);
+    const original = this.#store.original(queued.jobId);
+    const batch = await q.findBatch(this.#db, queued.batchId);
+    if (!row || !batch || row.status !== "pending") return;
+    if (!original) return this.#fail(row, batch, "The original image is no longer in memory; please upload it again");
+
+    await q.updateJob(this.#db, row.id, { status: "processing", progress: 0 });
+    this.#progress.set(row.id, 0);
+    await this.#refreshBatch(batch.id);
+    const settings = batchSettings(batch);
+    const user = await this.#db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, row.userId) });
+    const plan = user ? planOf(user, this.#now()) : PLANS.free;
+    try {
+      // The pool takes (detaches) the buffer it gets: it gets a fresh copy of the stored original.
+      const outcome = await this.#compressor.compress(new Uint8Array(await original.data.arrayBuffer()), settings, {
+        signal,
+        maxPixels: plan.maxPixels,
+        onProgress: (p) => this.#progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
+      });
+      if (signal.aborted) return;
+      const result: StoredFile = outcome.keptOriginal
+        ? original
+        : { data: new Blob([outcome.bytes as Uint8Array<ArrayBuffer>]), mimeType: outcome.mimeType };
+      this.#store.putResult(row.id, result);
+      const now = this.#now();
+      this.#expiries.set(row.id, now + this.#ttlMs);
+      await q.updateJob(this.#db, row.id, {
+        status: "completed",
+        progress: 100,
+        compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
+        quality: outcome.chosenQuality ?? settings.quality,
+        format: result.mimeType === "image/webp" ? "webp" : "jpeg",
+        width: outcome.width,
+        height: outcome.height,
+        keptOriginal: outcome.keptOriginal,
+        scoresJson: JSON.stringify(outcome.scores),
+        metadataJson: JSON.stringify(outcome.metadata),
+        completedAt: new Date(now),
+        expiresAt: new Date(now + this.#ttlMs),
+        charged: outcome.keptOriginal ? false : row.charged,
+      });
+      // Never bigger: returning the original costs no quota.
+      if (outcome.keptOriginal && row.charged) await this.#refund(row);
+    } catch (err) {
+      if (signal.aborted) return; // the canceller records the outcome
+      const message = isCodecError(err) ? err.message : UNEXPECTED_MESSAGE;
+      if (!isCodecError(err)) console.error(`Job ${row.id} failed:`, err);
+      await this.#fail(row, batch, message);
+      return;
+    } finally {
+      this.#progress.delete(row.id);
+    }
+    await this.#refreshBatch(batch.id);
+  }
+
+  async #fail(row: JobRow, batch: BatchRow, message: string): Promise<void> {
+    await q.updateJob(this.#db, row.id, { status: "error", errorMessage: message, charged: false });
+    if (row.charged) await this.#refund(row);
+    this.#store.delete(row.id);
+    if (batch.pauseOnError) {
+      const current = await q.findBatch(this.#db, batch.id);
+      if (current && (current.status === "processing" || current.status === "pending")) {
+        this.scheduler.pauseBatch(batch.id);
+        await q.updateBatch(this.#db, batch.id, { status: "paused" });
+      }
+    }
+    await this.#refreshBatch(batch.id);
+  }
+
+  #refund(row: JobRow): Promise<void> {
+    return refundQuota(this.#db, row.userId, row.quotaDay ?? utcDay(row.createdAt.getTime()), 1);
+  }
+
+  async #refreshBatch(batchId: string): Promise<void> {
+    const batch = await q.findBatch(this.#db, batchId);
+    if (!batch) return;
+    const statuses = (await q.jobsOfBatch(this.#db, batchId)).map((j) => j.status as JobStatus);
+    const next = deriveBatchStatus(batch.status as Batch["status"], statuses);
+    if (next !== batch.status) await q.updateBatch(this.#db, batchId, { status: next });
+  }
+
+  // ---- reads -------------------------------------------------------------------
+
+  #view(row: JobRow, settingsByBatch: Map<string, CompressSettings>): Job {
+    const settings = settingsByBatch.get(row.batchId)!;
+    const job = toJob(row, settings, this.#progress.get(row.id));
+    if (job.status === "completed" && !job.expired && this.#isExpired(row)) job.expired = true;
+    return job;
+  }
+
+  #isExpired(row: JobRow): boolean {
+    return row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= this.#now()) ||
+      (row.status === "completed" && !this.#store.result(row.id));
+  }
+
+  async listJobs(userId: number): Promise<Job[]> {
+    const rows = await q.listJobsForUser(this.#db, userId);
+    const batchIds = [...new Set(rows.map((r) => r.batchId))];
+    const settings = new Map<string, CompressSettings>();
+    for (const id of batchIds) {
+      const b = await q.findBatch(this.#db, id);
+      if (b) settings.set(id, batchSettings(b));
+    }
+    return rows.map((r) => this.#view(r, settings));
+  }
+
+  async listBatches(userId: number): Promise<Batch[]> {
+    const rows = await q.listBatchesForUser(this.#db, userId);
+    const jobRows = await q.jobsOfBatches(this.#db, rows.map((b) => b.id));
+    const settings = new Map(rows.map((b) => [b.id, batchSettings(b)]));
+    return rows.map((b) => toBatch(b, jobRows.filter((j) => j.batchId === b.id).map((j) => this.#view(j, settings))));
+  }
+
+  async #ownedJob(userId: number, jobId: string): Promise<JobRow> {
+    const row = await q.findJobOfUser(this.#db, jobId, userId);
+    if (!row) throw new ApiError(404, "No such job");
+    return row;
+  }
+
+  async #ownedBatch(userId: number, batchId: string): Promise<BatchRow> {
+    const row = await q.findBatchOfUser(this.#db, batchId, userId);
+    if (!row) throw new ApiError(404, "No such batch");
+    return row;
+  }
+
+  async download(userId: number, jobId: string): Promise<FileDownload> {
+    const row = await this.#ownedJob(userId, jobId);
+    if (row.status !== "completed") throw new ApiError(409, "The job has not completed yet");
+    const result = this.#isExpired(row) ? null : this.#store.result(row.id);
+    if (!result) {
+      throw new ApiError(410, "This result has expired and was deleted from memory; please upload the image again");
+    }
+    const format = result.mimeType === "image/webp" ? "webp" : "jpeg";
+    return { data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, format) };
+  }
+
+  async preview(userId: number, jobId: string): Promise<FileDownload> {
+    const row = await this.#ownedJob(userId, jobId);
+    const original = this.#isExpired(row) ? null : this.#store.original(row.id);
+    if (!original) throw new ApiError(410, "The original has been deleted from memory");
+    return { data: original.data, mimeType: original.mimeType, name: row.filename };
+  }
+
+  async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: FileDownload[] }> {
+    const batch = await this.#ownedBatch(userId, batchId);
+    const files: FileDownload[] = [];
+    for (const row of await q.jobsOfBatch(this.#db, batch.id)) {
+      if (row.status !== "completed" || this.#isExpired(row)) continue;
+      const result = this.#store.result(row.id);
+      if (!result) continue;
+      const format = result.mimeType === "image/webp" ? "webp" : "jpeg";
+      files.push({ data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, format) });
+    }
+    if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
+    return { name: batch.name.replace(/\.(jpe?g)$/i, ""), files };
+  }
+
+  queueStatus(user: UserRow): QueueStatus {
+    const plan = planOf(user, this.#now());
+    const max = plan.fixedConcurrency ?? storedSettings(user).maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    const current = this.scheduler.runningFor(user.id);
+    return { maxConcurrentJobs: max, currentlyProcessing: current, availableSlots: Math.max(0, max - current) };
+  }
+
+  async usage(user: UserRow): Promise<Usage> {
+    const now = this.#now();
+    const plan = planOf(user, this.#now());
+    return {
+      used: await usedOn(this.#db, user.id, utcDay(now)),
+      limit: plan.dailyCompressions,
+      resetsAt: nextUtcMidnight(now).toISOString(),
+    };
+  }
+
+  // ---- controls ----------------------------------------------------------------
+
+  /** Deletes a job and its bytes at once; an unfinished job is aborted and its quota returned. */
+  async deleteJob(userId: number, jobId: string): Promise<void> {
+    const row = await this.#ownedJob(userId, jobId);
+    this.scheduler.dropQueued((j) => j.jobId === row.id);
+    await this.scheduler.abort(row.id);
+    const fresh = await q.findJob(this.#db, row.id);
+    if (fresh && fresh.charged && fresh.status !== "completed") await this.#refund(fresh);
+    this.#store.delete(row.id);
+    this.#expiries.delete(row.id);
+    await q.deleteJob(this.#db, row.id);
+    await this.#refreshBatch(row.batchId);
+  }
+
+  async pauseBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await this.#ownedBatch(userId, batchId);
+    if (batch.status !== "processing" && batch.status !== "pending") {
+      throw new ApiError(409, `Only a processing batch can be paused; this one is ${batch.status}`);
+    }
+    this.scheduler.pauseBatch(batch.id);
+    await q.updateBatch(this.#db, batch.id, { status: "paused" });
+    return this.#batchView(userId, batch.id);
+  }
+
+  async resumeBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await this.#ownedBatch(userId, batchId);
+    if (batch.status !== "paused") {
+      throw new ApiError(409, `Only a paused batch can be resumed; this one is ${batch.status}`);
+    }
+    await q.updateBatch(this.#db, batch.id, { status: "processing" });
+    await this.#refreshBatch(batch.id);
+    this.scheduler.resumeBatch(batch.id);
+    return this.#batchView(userId, batch.id);
+  }
+
+  /** Cancels a batch: pending work is dropped, running work aborted, completed results kept. */
+  async cancelBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await this.#ownedBatch(userId, batchId);
+    if (!["pending", "processing", "paused"].includes(batch.status)) {
+      throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
+    }
+    await q.updateBatch(this.#db, batch.id, { status: "cancelled" });
+    this.scheduler.dropQueued((j) => j.batchId === batch.id);
+    const rows = await q.jobsOfBatch(this.#db, batch.id);
+    await Promise.all(rows.filter((r) => this.scheduler.isRunning(r.id)).map((r) => this.scheduler.abort(r.id)));
+    this.scheduler.resumeBatch(batch.id); // forget the pause mark
+    for (const row of await q.jobsOfBatch(this.#db, batch.id)) {
+      if (row.status !== "pending" && row.status !== "processing") continue;
+      await q.updateJob(this.#db, row.id, { status: "error", errorMessage: CANCELLED_MESSAGE, charged: false });
+      if (row.charged) await this.#refund(row);
+      this.#store.delete(row.id);
+    }
+    return this.#batchView(userId, batch.id);
+  }
+
+  async #batchView(userId: number, batchId: string): Promise<Batch> {
+    const batch = await this.#ownedBatch(userId, batchId);
+    const settings = new Map([[batch.id, batchSettings(batch)]]);
+    const jobs = (await q.jobsOfBatch(this.#db, batch.id)).map((j) => this.#view(j, settings));
+    return toBatch(batch, jobs);
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------
+
+  /** Deletes bytes whose time is up and marks their jobs expired. */
+  async sweepExpired(): Promise<number> {
+    const now = this.#now();
+    let n = 0;
+    for (const [jobId, at] of this.#expiries) {
+      if (at > now) continue;
+      this.#expiries.delete(jobId);
+      this.#store.delete(jobId);
+      await q.updateJob(this.#db, jobId, { expired: true });
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * At start: work a previous process left unfinished lost its bytes with that
+   * process, so it fails with a clear message and gives its quota back.
+   */
+  async recoverAfterRestart(): Promise<number> {
+    const orphans = await q.unfinishedJobs(this.#db);
+    for (const row of orphans) {
+      await q.updateJob(this.#db, row.id, { status: "error", errorMessage: RESTART_MESSAGE, charged: false });
+      if (row.charged) await this.#refund(row);
+    }
+    await q.markAllCompletedExpired(this.#db);
+    for (const batchId of new Set(orphans.map((r) => r.batchId))) {
+      const batch = await q.findBatch(this.#db, batchId);
+      if (batch?.status === "paused") await q.updateBatch(this.#db, batchId, { status: "processing" });
+      await this.#refreshBatch(batchId);
+    }
+    return orphans.length;
+  }
+
+  /** Stops admitting uploads and waits (bounded) for running jobs. */
+  async drain(timeoutMs: number): Promise<void> {
+    this.#accepting = false;
+    await this.scheduler.drain(timeoutMs);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What the compression service needs from the codec pool (codecs/mod.ts).
+ * Kept as a port so the scheduler's ordering can be tested with a controllable fake.
+ */
+import type { CompressSettings } from "../../../contract/settings.ts";
+import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
+
+export interface CompressOutcome {
+  bytes: Uint8Array;
+  mimeType: string;
+  width: number;
+  height: number;
+  compressedSize: number;
+  keptOriginal: boolean;
+  scores: QualityScores;
+  metadata: MetadataReport;
+  /** The quality setting a target search settled on. */
+  chosenQuality: number | null;
+}
+
+export interface CompressCall {
+  signal: AbortSignal;
+  onProgress: (percent: number) => void;
+  maxPixels: number;
+}
+
+export interface Compressor {
+  /** How many images it works on at once (the scheduler dispatches this many). */
+  readonly size: number;
+  compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,133 @@
+/**
+ * Picks the next job (DESIGN §5): premium before free, then the batch's
+ * priority, then round-robin across users, within each user's concurrency.
+ * The pool only ever sees as many jobs as it has workers, so these decisions
+ * are made here and not by the pool's FIFO.
+ */
+export interface QueuedJob {
+  jobId: string;
+  userId: number;
+  batchId: string;
+  /** 1 for Premium, 0 for free. */
+  planPriority: number;
+  /** 2 high, 1 normal, 0 low. */
+  batchPriority: number;
+  /** The most jobs this user may have running at once. */
+  userLimit: number;
+  /** Admission order: FIFO within a user. */
+  order: number;
+}
+
+export type RunJob = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
+
+export class Scheduler {
+  #queue: QueuedJob[] = [];
+  #running = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
+  #pausedBatches = new Set<string>();
+  #lastServed = new Map<number, number>();
+  #tick = 0;
+  #order = 0;
+  #closed = false;
+
+  constructor(private slots: number, private run: RunJob) {}
+
+  nextOrder(): number {
+    return ++this.#order;
+  }
+
+  enqueue(jobs: QueuedJob[]): void {
+    this.#queue.push(...jobs);
+    this.#dispatch();
+  }
+
+  runningFor(userId: number): number {
+    let n = 0;
+    for (const { job } of this.#running.values()) if (job.userId === userId) n++;
+    return n;
+  }
+
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  get queuedCount(): number {
+    return this.#queue.length;
+  }
+
+  isRunning(jobId: string): boolean {
+    return this.#running.has(jobId);
+  }
+
+  pauseBatch(batchId: string): void {
+    this.#pausedBatches.add(batchId);
+  }
+
+  resumeBatch(batchId: string): void {
+    this.#pausedBatches.delete(batchId);
+    this.#dispatch();
+  }
+
+  /** Drops queued jobs matching `pred`; returns their ids. */
+  dropQueued(pred: (job: QueuedJob) => boolean): string[] {
+    const dropped = this.#queue.filter(pred).map((j) => j.jobId);
+    this.#queue = this.#queue.filter((j) => !pred(j));
+    return dropped;
+  }
+
+  /** Aborts a running job; resolves when its runner has finished. */
+  async abort(jobId: string): Promise<void> {
+    const running = this.#running.get(jobId);
+    if (!running) return;
+    running.controller.abort(new DOMException("Cancelled", "AbortError"));
+    await running.done;
+  }
+
+  /** Stops dispatching; waits up to `timeoutMs` for running jobs. */
+  async drain(timeoutMs: number): Promise<void> {
+    this.#closed = true;
+    const all = Promise.all([...this.#running.values()].map((r) => r.done));
+    await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs))]);
+  }
+
+  #pick(): number {
+    let best = -1;
+    for (let i = 0; i < this.#queue.length; i++) {
+      const job = this.#queue[i]!;
+      if (this.#pausedBatches.has(job.batchId)) continue;
+      if (this.runningFor(job.userId) >= job.userLimit) continue;
+      if (best === -1 || this.#before(job, this.#queue[best]!)) best = i;
+    }
+    return best;
+  }
+
+  #before(a: QueuedJob, b: QueuedJob): boolean {
+    if (a.planPriority !== b.planPriority) return a.planPriority > b.planPriority;
+    if (a.batchPriority !== b.batchPriority) return a.batchPriority > b.batchPriority;
+    if (a.userId !== b.userId) {
+      // Round-robin: the user served longest ago goes first.
+      return (this.#lastServed.get(a.userId) ?? 0) < (this.#lastServed.get(b.userId) ?? 0);
+    }
+    return a.order < b.order;
+  }
+
+  #dispatch(): void {
+    while (!this.#closed && this.#running.size < this.slots) {
+      const index = this.#pick();
+      if (index === -1) return;
+      const [job] = this.#queue.splice(index, 1);
+      this.#start(job!);
+    }
+  }
+
+  #start(job: QueuedJob): void {
+    this.#lastServed.set(job.userId, ++this.#tick);
+    const controller = new AbortController();
+    const done = this.run(job, controller.signal)
+      .catch((err) => console.error(`Job ${job.jobId} runner failed:`, err))
+      .finally(() => {
+        this.#running.delete(job.jobId);
+        this.#dispatch();
+      });
+    this.#running.set(job.jobId, { job, controller, done });
+  }
+}

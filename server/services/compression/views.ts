@@ -1,0 +1,53 @@
+import type { Batch, BatchStatus, Job, JobStatus, MetadataReport, QualityScores } from "../../../contract/jobs.ts";
+import type { BatchPriority, CompressSettings } from "../../../contract/settings.ts";
+import type { BatchRow, JobRow } from "../../../db/schema.ts";
+
+export const ALREADY_OPTIMISED = "already optimised";
+
+const parse = <T>(json: string | null): T | null => (json ? JSON.parse(json) as T : null);
+
+/** Job JSON (contract/jobs.ts); `liveProgress` overrides the stored progress while processing. */
+export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: number): Job {
+  return {
+    id: row.id,
+    batchId: row.batchId,
+    filename: row.filename,
+    status: row.status as JobStatus,
+    progress: row.status === "processing" ? (liveProgress ?? row.progress) : row.progress,
+    originalSize: row.originalSize,
+    compressedSize: row.compressedSize,
+    quality: row.quality,
+    format: row.format as Job["format"],
+    settings,
+    width: row.width,
+    height: row.height,
+    errorMessage: row.errorMessage,
+    keptOriginal: row.keptOriginal,
+    note: row.keptOriginal ? ALREADY_OPTIMISED : null,
+    scores: parse<QualityScores>(row.scoresJson),
+    metadata: parse<MetadataReport>(row.metadataJson),
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    expired: row.expired,
+  };
+}
+
+export function batchSettings(row: BatchRow): CompressSettings {
+  return JSON.parse(row.settingsJson) as CompressSettings;
+}
+
+export function toBatch(row: BatchRow, jobs: Job[]): Batch {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status as BatchStatus,
+    totalFiles: row.totalFiles,
+    totalOriginalSize: row.totalOriginalSize,
+    priority: row.priority as BatchPriority,
+    maxConcurrent: row.maxConcurrent,
+    pauseOnError: row.pauseOnError,
+    createdAt: row.createdAt.toISOString(),
+    jobs,
+  };
+}

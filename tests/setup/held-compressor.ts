@@ -1,0 +1,86 @@
+/**
+ * A compressor whose jobs finish only when the test says so, for asserting the
+ * scheduler's order and the controls. Files are tagged JPEG-looking bytes
+ * (`taggedFile("a1")`), so a call can be named.
+ */
+import type { CompressCall, Compressor, CompressOutcome } from "../../server/services/compression/compressor.ts";
+import type { CompressSettings } from "../../contract/settings.ts";
+
+const PREFIX = [0xff, 0xd8, 0xff, 0xfe];
+
+export function taggedFile(tag: string, name = `${tag}.jpg`, padTo = 0): File {
+  const text = new TextEncoder().encode(`tag:${tag};`);
+  const bytes = new Uint8Array(Math.max(PREFIX.length + text.length, padTo));
+  bytes.set(PREFIX);
+  bytes.set(text, PREFIX.length);
+  return new File([bytes], name, { type: "image/jpeg" });
+}
+
+function tagOf(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes.subarray(PREFIX.length, PREFIX.length + 64));
+  return text.match(/^tag:([^;]*);/)?.[1] ?? "?";
+}
+
+export interface HeldCall {
+  tag: string;
+  settings: CompressSettings;
+  call: CompressCall;
+  finish(outcome?: Partial<CompressOutcome>): void;
+  fail(error: Error): void;
+  aborted: boolean;
+}
+
+export class HeldCompressor implements Compressor {
+  readonly calls: HeldCall[] = [];
+  #waiters: Array<() => void> = [];
+
+  constructor(readonly size = 1) {}
+
+  compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome> {
+    return new Promise((resolve, reject) => {
+      const held: HeldCall = {
+        tag: tagOf(bytes),
+        settings,
+        call,
+        aborted: false,
+        finish: (o = {}) =>
+          resolve({
+            bytes: bytes.slice(0, Math.max(4, Math.floor(bytes.length / 2))),
+            mimeType: "image/jpeg",
+            width: 10,
+            height: 10,
+            compressedSize: Math.max(4, Math.floor(bytes.length / 2)),
+            keptOriginal: false,
+            scores: { ssim: 0.99, score: 90, sharpness: 90, colorAccuracy: 90, artifacts: 90, overall: 90 },
+            metadata: { found: [], kept: [], removed: [], orientation: 1 },
+            chosenQuality: null,
+            ...o,
+          }),
+        fail: reject,
+      };
+      call.signal.addEventListener("abort", () => {
+        held.aborted = true;
+        reject(call.signal.reason);
+      });
+      this.calls.push(held);
+      this.#waiters.splice(0).forEach((w) => w());
+    });
+  }
+
+  /** Resolves once `count` calls have started. */
+  async started(count: number, timeoutMs = 5000): Promise<HeldCall[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.calls.length < count) {
+      if (Date.now() > deadline) throw new Error(`Only ${this.calls.length} of ${count} jobs started`);
+      await new Promise<void>((r) => {
+        this.#waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+    return this.calls.slice(0, count);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
