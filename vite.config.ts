@@ -1,10 +1,11 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
+import { articlesPlugin } from "./web/src/features/articles/build/vite-plugin.ts";
 
 export default defineConfig({
   root: "web",
-  plugins: [react(), tailwindcss()],
+  plugins: [articlesPlugin(), react(), tailwindcss()],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

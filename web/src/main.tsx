@@ -1,11 +1,22 @@
+import "./lib/zod-jitless.ts"; // first: configures zod before any module uses it
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { createQueryClient } from "./api/query-client.ts";
 import { App } from "./app/app.tsx";
+import { USER_QUERY_KEY } from "./features/auth/api/get-user.ts";
 import "./styles.css";
 
-createRoot(document.getElementById("root")!).render(
+const root = document.getElementById("root")!;
+const queryClient = createQueryClient();
+// Public pages arrive prerendered (web/prerender/); other paths get an empty shell.
+const prerendered = root.firstElementChild !== null;
+// The server sends prerendered pages only to requests without a session cookie: this is a
+// visitor, so skip GET /api/user (its 401 would only be noise) and hydrate the visitor's view.
+if (prerendered) queryClient.setQueryData(USER_QUERY_KEY, null);
+const app = (
   <StrictMode>
-    <App queryClient={createQueryClient()} />
-  </StrictMode>,
+    <App queryClient={queryClient} />
+  </StrictMode>
 );
+if (prerendered) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -1,12 +1,38 @@
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { paths } from "../../../contract/routes.ts";
 import { AppHeader } from "../components/layout/app-header.tsx";
-import { AuthPage } from "../features/auth/components/auth-page.tsx";
 import { useUser } from "../features/auth/api/get-user.ts";
 import { NotFoundPage } from "../features/misc/not-found-page.tsx";
-import { PlaceholderPage } from "../features/misc/placeholder-page.tsx";
+import { AboutPage } from "../features/public/components/about-page.tsx";
+import { ContactPage } from "../features/public/components/contact-page.tsx";
+import { LandingPage } from "../features/public/components/landing-page.tsx";
+import { PrivacyPage } from "../features/public/components/privacy-page.tsx";
+import { ArticlePage } from "../features/articles/components/article-page.tsx";
+import { ArticlesPage } from "../features/articles/components/articles-page.tsx";
 import { toast } from "../components/ui/use-toast.ts";
-import { useEffect } from "react";
+import { type ComponentType, lazy, Suspense, useEffect } from "react";
+
+/** A page loaded on demand, with the spinner while its chunk loads. */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  const Page = lazy(async () => ({ default: await load() }));
+  return (props: P) => (
+    <Suspense fallback={<Loading />}>
+      <Page {...props} />
+    </Suspense>
+  );
+}
+
+// Auth and signed-in screens load on demand: the prerendered public pages stay light.
+const AuthPage = lazyPage(() => import("../features/auth/components/auth-page.tsx").then((m) => m.AuthPage));
+const CompressorPage = lazyPage(() =>
+  import("../features/compressor/components/compressor-page.tsx").then((m) => m.CompressorPage)
+);
+const SubscribePage = lazyPage(() =>
+  import("../features/billing/components/subscribe-page.tsx").then((m) => m.SubscribePage)
+);
+const TestCheckoutPage = lazyPage(() =>
+  import("../features/billing/components/test-checkout-page.tsx").then((m) => m.TestCheckoutPage)
+);
 
 function Loading() {
   return (
@@ -42,40 +68,57 @@ function RequireSignIn({ children }: { children: React.ReactNode }) {
   return isAuthenticated ? <SignedInLayout>{children}</SignedInLayout> : null;
 }
 
-/** Spec §2's route table, driven by auth state; waits while the user loads. */
+/**
+ * Spec §2's route table, driven by auth state. Only auth-dependent routes wait while the user
+ * loads; public pages render at once (they are prerendered: a spinner would flash and shift).
+ */
 export function AppRouter() {
   const { isLoading, isAuthenticated } = useUser();
-  if (isLoading) return <Loading />;
+  const waitForUser = (page: React.ReactNode) => (isLoading ? <Loading /> : page);
   return (
     <Switch>
       <Route path={paths.home}>
         {isAuthenticated
           ? (
             <SignedInLayout>
-              <PlaceholderPage title="Processing Queue" />
+              <CompressorPage />
             </SignedInLayout>
           )
-          : <PlaceholderPage title="Compress JPEG images without losing quality" />}
+          : waitForUser(<LandingPage />)}
       </Route>
-      <Route path={paths.auth}>{isAuthenticated ? <Redirect to={paths.home} replace /> : <AuthPage />}</Route>
+      <Route path={paths.auth}>
+        {waitForUser(isAuthenticated ? <Redirect to={paths.home} replace /> : <AuthPage />)}
+      </Route>
       <Route path={paths.subscribe}>
-        <RequireSignIn>
-          <PlaceholderPage title="Premium Plan" />
-        </RequireSignIn>
+        {waitForUser(
+          <RequireSignIn>
+            <SubscribePage />
+          </RequireSignIn>,
+        )}
+      </Route>
+      <Route path="/billing/test-checkout/:sessionId">
+        {(params: { sessionId?: string }) =>
+          waitForUser(
+            <RequireSignIn>
+              <TestCheckoutPage sessionId={params.sessionId ?? ""} />
+            </RequireSignIn>,
+          )}
       </Route>
       <Route path={paths.about}>
-        <PlaceholderPage title="About" />
+        <AboutPage />
       </Route>
       <Route path={paths.privacy}>
-        <PlaceholderPage title="Privacy Policy" />
+        <PrivacyPage />
       </Route>
       <Route path={paths.contact}>
-        <PlaceholderPage title="Contact" />
+        <ContactPage />
       </Route>
       <Route path={paths.articles}>
-        <PlaceholderPage title="Image Compression Articles" />
+        <ArticlesPage />
       </Route>
-      <Route path={/^\/article(?<id>[1-9]|1[0-9]|20)$/}>{() => <PlaceholderPage title="Article" />}</Route>
+      <Route path={/^\/article(?<id>[1-9]|1[0-9]|20)$/}>
+        {(params: { id?: string }) => <ArticlePage id={Number(params.id)} />}
+      </Route>
       <Route>
         <NotFoundPage />
       </Route>

@@ -1,0 +1,70 @@
+/**
+ * Refreshes docs/screenshots/compressor-{1280,375}.png: a fresh server, a
+ * signed-in free user with a few compressed photos and an open Compare panel.
+ * Run with `deno task screenshots` (builds the web app first).
+ * Uses the public corpus photos when `.corpus/` exists, else the test fixtures.
+ */
+import { Buffer } from "node:buffer";
+import { launchBrowser } from "../tests/e2e/harness.ts";
+import { fixture, signUpAndOpen, upload, type UploadFile, waitForCompleted } from "../tests/e2e/compressor-helpers.ts";
+import { startServer } from "../tests/setup/server-process.ts";
+
+const OUT = new URL("../docs/screenshots/", import.meta.url);
+const CORPUS = new URL("../.corpus/corpus/A/", import.meta.url);
+
+function photos(): UploadFile[] {
+  try {
+    const names = [...Deno.readDirSync(CORPUS)].map((e) => e.name).filter((n) => n.endsWith(".jpg")).sort().slice(0, 3);
+    if (names.length === 3) {
+      return names.map((n) => ({
+        name: n.replace(/^A\d+-mate-/, "").toLowerCase(),
+        mimeType: "image/jpeg",
+        buffer: Buffer.from(Deno.readFileSync(new URL(n, CORPUS))),
+      }));
+    }
+  } catch { /* no corpus: use the fixtures */ }
+  return ["metadata-all.jpg", "base.jpg", "sampling-444.jpg"].map((n) => ({
+    name: n,
+    mimeType: "image/jpeg",
+    buffer: fixture(n),
+  }));
+}
+
+await Deno.mkdir(OUT, { recursive: true });
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  for (const width of [1280, 375]) {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await signUpAndOpen(page, `shots${width}`);
+    await upload(page, photos());
+    await upload(page, [{ name: "damaged-scan.jpg", mimeType: "image/jpeg", buffer: fixture("corrupt-scan.jpg") }]);
+    await waitForCompleted(page, 3);
+    await page.locator('[data-testid="job-card"][data-status="error"]').waitFor();
+    await page.getByRole("button", { name: /^Compare / }).first().click();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="compare-panel"] img')].every((i) => (i as HTMLImageElement).complete)
+    );
+    // Thumbnails load lazily: bring them in before the full-page shot.
+    await page.evaluate(() => document.querySelectorAll("img").forEach((i) => (i.loading = "eager")));
+    await page.waitForFunction(() => [...document.querySelectorAll("img")].every((i) => i.complete));
+    // The notice would cover the page; the sticky header belongs at the top.
+    for (const close of await page.getByRole("button", { name: "Close", exact: true }).all()) await close.click();
+    // Job cards skip rendering while off screen (content-visibility); a full-page shot needs them drawn.
+    await page.evaluate(() =>
+      document.querySelectorAll<HTMLElement>('[data-testid="job-card"]').forEach((
+        c,
+      ) => (c.style.contentVisibility = "visible"))
+    );
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    const path = new URL(`compressor-${width}.png`, OUT).pathname;
+    await page.screenshot({ path, fullPage: true });
+    console.log(`Wrote ${path}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}

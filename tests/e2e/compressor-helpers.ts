@@ -1,0 +1,74 @@
+/** Shared steps and files for the compressor browser tests and the screenshot script. */
+import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
+import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
+import { defaults as mozjpegDefaults } from "../../codecs/jpeg/meta.ts";
+import { COOKIE_CONSENT_KEY } from "../../contract/ads.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+export const fixture = (name: string): Buffer => Buffer.from(Deno.readFileSync(new URL(name, FIXTURES)));
+
+/** `base.jpg` (a q95 photo-like plasma) under another name: q80 makes it smaller. */
+export const photo = (name: string): UploadFile => ({ name, mimeType: "image/jpeg", buffer: fixture("base.jpg") });
+
+/**
+ * A photo-sized JPEG (noisy gradient, q95) made here, so batches take long
+ * enough on the server to be paused. Cached: every call returns the same bytes.
+ */
+let bigPhoto: Promise<Uint8Array> | null = null;
+export function bigPhotoBytes(width = 1600, height = 1200): Promise<Uint8Array> {
+  bigPhoto ??= (async () => {
+    const data = new Uint8ClampedArray(width * height * 4);
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        const n = rand() * 60 - 30;
+        data[i] = (x / width) * 200 + n;
+        data[i + 1] = (y / height) * 200 + n;
+        data[i + 2] = 120 + n;
+        data[i + 3] = 255;
+      }
+    }
+    return await encodeJpegPixels({ data, width, height }, { ...mozjpegDefaults, quality: 95 });
+  })();
+  return bigPhoto;
+}
+
+/** Signs a fresh free user up through the API (the page's cookies) and opens the compressor. */
+export async function signUpAndOpen(page: Page, username: string): Promise<void> {
+  // A free user would otherwise get the cookie banner over the bottom of the page.
+  await page.addInitScript((key) => localStorage.setItem(key, "declined"), COOKIE_CONSENT_KEY);
+  const res = await page.request.post("/api/register", {
+    data: { username, password: "correct horse", firstName: "Test", lastName: "User" },
+  });
+  if (!res.ok()) throw new Error(`Sign-up failed: ${res.status()} ${await res.text()}`);
+  await page.goto("/");
+  await page.getByRole("heading", { name: "Processing Queue" }).waitFor();
+}
+
+export const fileInput = (page: Page) => page.locator('input[type="file"][aria-label="Choose JPEG images"]');
+
+/** Picks files and uploads them; resolves once the server accepted the upload. */
+export async function upload(page: Page, files: UploadFile[]): Promise<void> {
+  await fileInput(page).setInputFiles(files);
+  await page.getByRole("button", { name: /^Upload \d+ images?$/ }).click();
+  await page.getByText("Upload successful", { exact: true }).waitFor();
+}
+
+/** Waits until `count` job cards are completed. */
+export async function waitForCompleted(page: Page, count: number, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid="job-card"][data-status="completed"]').length >= n,
+    count,
+    { timeout },
+  );
+}

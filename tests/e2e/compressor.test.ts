@@ -1,0 +1,418 @@
+/** The signed-in compressor page in Chromium against a real server (issue 5). */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
+import { e2eSuite } from "./harness.ts";
+import {
+  bigPhotoBytes,
+  fileInput,
+  fixture,
+  photo,
+  signUpAndOpen,
+  upload,
+  type UploadFile,
+  waitForCompleted,
+} from "./compressor-helpers.ts";
+
+const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+
+/** Entry names and bytes of a ZIP, read from its central directory. */
+async function readZip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = bytes.length - 22;
+  while (eocd >= 0 && view.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, "the ZIP has an end-of-central-directory record");
+  const count = view.getUint16(eocd + 10, true);
+  let p = view.getUint32(eocd + 16, true);
+  const entries = new Map<string, Uint8Array>();
+  for (let i = 0; i < count; i++) {
+    assert.equal(view.getUint32(p, true), 0x02014b50);
+    const method = view.getUint16(p + 10, true);
+    const size = view.getUint32(p + 20, true);
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    const local = view.getUint32(p + 42, true);
+    const name = new TextDecoder().decode(bytes.subarray(p + 46, p + 46 + nameLen));
+    const dataStart = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const raw = bytes.subarray(dataStart, dataStart + size);
+    const data = method === 0 ? raw : new Uint8Array(
+      await new Response(new Blob([raw.slice()]).stream().pipeThrough(new DecompressionStream("deflate-raw")))
+        .arrayBuffer(),
+    );
+    entries.set(name, data);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+/** Drops files on the dropzone the way a browser does: dragenter, dragover, drop with a DataTransfer. */
+async function dropFiles(page: Page, files: { name: string; type: string; size: number }[], phase: "drag" | "drop") {
+  await page.getByTestId("dropzone").evaluate((zone, { files, phase }) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.size)], f.name, { type: f.type }));
+    const fire = (type: string) =>
+      zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    fire("dragenter");
+    fire("dragover");
+    if (phase === "drop") fire("drop");
+  }, { files, phase });
+}
+
+const notice = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
+  await step("dropping valid and invalid files shows the spec's notices and keeps only the JPEGs", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "dropper");
+    assert.equal(await fileInput(page).getAttribute("accept"), ".jpg,.jpeg,image/jpeg,image/jpg");
+
+    // While a PNG is dragged over, the header warns; leaving restores it.
+    await dropFiles(page, [{ name: "shot.png", type: "image/png", size: 10 }], "drag");
+    await page.getByTestId("dropzone-heading").getByText("Invalid file type or size", { exact: true }).waitFor();
+    await page.getByTestId("dropzone").dispatchEvent("dragleave");
+    await page.getByTestId("dropzone-heading").getByText("Drag & drop JPEG images here").waitFor();
+
+    await dropFiles(page, [
+      { name: "ok.jpg", type: "image/jpeg", size: 5000 },
+      { name: "notes.txt", type: "text/plain", size: 10 },
+      { name: "huge.jpg", type: "image/jpeg", size: 10 * 1024 * 1024 + 1 },
+    ], "drop");
+    const notices = page.getByTestId("upload-notices");
+    await notices.getByText("Invalid file types detected", { exact: true }).waitFor();
+    await notices.getByText("1 file(s) are not JPEG images and will be skipped", { exact: true }).waitFor();
+    await notices.getByText("Large files detected", { exact: true }).waitFor();
+    await notices.getByText("1 file(s) exceed 10MB limit and will be skipped", { exact: true }).waitFor();
+    await notices.getByText("notes.txt: Only JPEG images are allowed", { exact: true }).waitFor();
+    await notices.getByText("huge.jpg: File too large (10.0 MB > 10MB)", { exact: true }).waitFor();
+    await notice(page, "Some files processed");
+    await notice(page, "1 of 3 files will be uploaded");
+    assert.equal(await page.getByTestId("selected-count").textContent(), "1 / 20");
+    assert.equal(await page.getByTestId("selected-size").textContent(), "4.9 KB");
+
+    // Only invalid files: nothing is added.
+    await dropFiles(page, [{ name: "doc.pdf", type: "application/pdf", size: 10 }], "drop");
+    await notice(page, "No valid files");
+    await notice(page, "Please select JPEG images under 10MB");
+    assert.equal(await page.getByTestId("selected-count").textContent(), "1 / 20");
+
+    // Past 20 files the rest are refused with the count message.
+    const many = Array.from({ length: 21 }, (_, i) => ({ name: `p${i}.jpg`, type: "image/jpeg", size: 100 }));
+    await dropFiles(page, many, "drop");
+    await page.getByTestId("upload-notices").getByText("p19.jpg: Too many files (max 20)", { exact: true }).waitFor();
+    assert.equal(await page.getByTestId("selected-count").textContent(), "20 / 20");
+    await page.getByRole("button", { name: "Clear selection" }).click();
+    assert.equal(await page.getByTestId("selected-count").textContent(), "0 / 20");
+    await page.context().close();
+  });
+
+  await step("settings follow the spec's rules and are remembered for the user", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "tuner");
+    const quality = page.getByLabel("Quality", { exact: true });
+    assert.equal(await quality.inputValue(), "80");
+    assert.equal(await page.getByTestId("quality-value").textContent(), "80 · Very Good");
+    await quality.focus();
+    for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
+    assert.equal(await page.getByTestId("quality-value").textContent(), "90 · Excellent");
+    const choices = await page.getByLabel("Concurrent jobs").locator("option").allTextContents();
+    assert.deepEqual(choices, ["1", "2", "3", "4", "5", "6", "8", "10"]);
+    // Chroma, progressive and MozJPEG only for JPEG output.
+    await page.getByLabel("Chroma subsampling").waitFor();
+    await page.getByLabel("Output format").selectOption("webp");
+    await page.getByLabel("Chroma subsampling").waitFor({ state: "detached" });
+    assert.equal(await page.getByLabel("Progressive").count(), 0);
+    assert.equal(await page.getByLabel("MozJPEG").count(), 0);
+    await page.getByLabel("Output format").selectOption("jpeg");
+    // Targets are Premium: locked for a free user, with the way to upgrade.
+    assert.ok(await page.getByRole("radio", { name: "Target size" }).isDisabled());
+    assert.ok(await page.getByRole("radio", { name: "Auto" }).isDisabled());
+    await page.getByTestId("target-controls").getByRole("link", { name: "Upgrade to Premium" }).waitFor();
+
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT");
+    await page.getByLabel("Progressive").check();
+    await saved;
+    await page.reload();
+    await page.getByRole("heading", { name: "Processing Queue" }).waitFor();
+    await page.waitForFunction(() => (document.getElementById("setting-quality") as HTMLInputElement)?.value === "90");
+    assert.ok(await page.getByLabel("Progressive").isChecked());
+    await page.context().close();
+  });
+
+  let page3: Page;
+  const three: UploadFile[] = [photo("alpha.jpg"), photo("beta.jpg"), photo("gamma.jpg")];
+
+  await step("uploading three photos queues them and each job completes with its savings", async () => {
+    page3 = await newPage();
+    await signUpAndOpen(page3, "uploader");
+    await fileInput(page3).setInputFiles(three);
+    assert.equal(await page3.getByTestId("selected-count").textContent(), "3 / 20");
+    await page3.getByRole("button", { name: "Upload 3 images" }).click();
+    await notice(page3, "Upload successful");
+    await notice(page3, "3 file(s) uploaded and queued for compression");
+    await waitForCompleted(page3, 3);
+    const cards = page3.getByTestId("job-card");
+    assert.equal(await cards.count(), 3);
+    for (const text of await page3.getByTestId("job-savings").allTextContents()) {
+      assert.match(text, /^\d+% saved$/);
+      assert.ok(Number.parseInt(text) > 0, text);
+    }
+    await page3.getByTestId("batch-row").getByText("3 of 3 completed").waitFor();
+    assert.equal(await page3.getByTestId("stat-completed").textContent(), "3");
+    await page3.getByTestId("usage-count").getByText("3 / 10").waitFor();
+    await page3.getByTestId("queue-efficiency").waitFor();
+  });
+
+  await step("compare switches between split, overlay and grid and zooms 25-400% in steps of 25", async () => {
+    const page = page3;
+    const card = page.getByTestId("job-card").first();
+    await card.getByRole("button", { name: /^Compare / }).click();
+    const panel = card.getByTestId("compare-panel");
+    const divider = panel.getByRole("slider", { name: "Split position" });
+    assert.equal(await divider.getAttribute("aria-valuenow"), "50");
+    await divider.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Shift+ArrowLeft");
+    assert.equal(await divider.getAttribute("aria-valuenow"), "41");
+
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "100%");
+    await panel.getByRole("button", { name: "Zoom in" }).click();
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "125%");
+    await panel.getByRole("tab", { name: "Overlay" }).click();
+    await panel.getByLabel("Compressed opacity").waitFor();
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "125%", "zoom is kept across views");
+    await panel.getByRole("tab", { name: "Grid" }).click();
+    await panel.getByRole("group", { name: /^Compressed\./ }).waitFor();
+    const zoom = panel.getByRole("slider", { name: "Zoom" });
+    await zoom.focus();
+    await page.keyboard.press("End");
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "400%");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "375%");
+    await page.keyboard.press("Home");
+    assert.equal(await panel.getByTestId("zoom-value").textContent(), "25%");
+    assert.ok(await panel.getByRole("button", { name: "Zoom out" }).isDisabled());
+    // Both grid panes share the zoom.
+    const transforms = await panel.locator("img").evaluateAll((imgs) =>
+      imgs.map((i) => (i as HTMLImageElement).style.transform)
+    );
+    assert.equal(transforms.length, 2);
+    for (const t of transforms) assert.match(t, /scale\(0\.25\)/);
+
+    // The server's measured scores, banded good/fair/poor, and the size reduction.
+    const bands = await panel.getByTestId("score").evaluateAll((els) => els.map((e) => e.getAttribute("data-band")));
+    assert.equal(bands.length, 4);
+    for (const b of bands) assert.ok(["good", "fair", "poor"].includes(b ?? ""), String(b));
+    assert.match(await panel.getByTestId("size-reduction").textContent() ?? "", /^\d+%$/);
+    // Compressed and original previews really loaded.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="compare-panel"] img')].every((i) =>
+        (i as HTMLImageElement).naturalWidth > 0
+      )
+    );
+  });
+
+  await step("a preview that fails to load is replaced by the placeholder", async () => {
+    const page = page3;
+    await page.route(/\/api\/preview\/[^?]+$/, (route) => route.fulfill({ status: 500, body: "broken" }));
+    const card = page.getByTestId("job-card").nth(1);
+    await card.getByRole("button", { name: /^Compare / }).click();
+    await card.locator('img[alt="Original"][data-placeholder="true"]').first().waitFor();
+    await page.unroute(/\/api\/preview\/[^?]+$/);
+  });
+
+  await step("Download saves one JPEG, smaller than the input, under the job's file name", async () => {
+    const page = page3;
+    const card = page.getByTestId("job-card").filter({ hasText: "beta.jpg" });
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      card.getByRole("button", { name: "Download beta.jpg" }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), "beta.jpg");
+    const bytes = await Deno.readFile((await download.path())!);
+    assert.ok(isJpeg(bytes), "the download is a JPEG");
+    assert.ok(bytes.length < three[1]!.buffer.length, `${bytes.length} < ${three[1]!.buffer.length}`);
+  });
+
+  await step("Download ZIP holds every completed file of the batch", async () => {
+    const page = page3;
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("batch-row").getByRole("link", { name: /Download ZIP/ }).click(),
+    ]);
+    const entries = await readZip(await Deno.readFile((await download.path())!));
+    assert.deepEqual([...entries.keys()].sort(), ["alpha.jpg", "beta.jpg", "gamma.jpg"]);
+    for (const data of entries.values()) assert.ok(isJpeg(data));
+  });
+
+  await step("Download All saves the completed files one at a time and New Batch removes them", async () => {
+    const page = page3;
+    const names: string[] = [];
+    const times: number[] = [];
+    page.on("download", (d) => {
+      names.push(d.suggestedFilename());
+      times.push(Date.now());
+    });
+    await page.getByRole("button", { name: "Download All (3)" }).click();
+    await page.getByRole("button", { name: "Download All (3)" }).waitFor();
+    assert.deepEqual(names.sort(), ["alpha.jpg", "beta.jpg", "gamma.jpg"]);
+    for (let i = 1; i < times.length; i++) assert.ok(times[i]! - times[i - 1]! >= 400, `downloads ${times} are spaced`);
+
+    await page.getByRole("button", { name: "New Batch" }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-card"]').length === 0);
+    await page.getByText("No jobs yet.", { exact: false }).waitFor();
+    await page.context().close();
+  });
+
+  await step(
+    "an unreadable JPEG ends as a red error card with the server's message; Clear All removes it",
+    async () => {
+      const page = await newPage();
+      await signUpAndOpen(page, "breaker");
+      await upload(page, [
+        { name: "corrupt-scan.jpg", mimeType: "image/jpeg", buffer: fixture("corrupt-scan.jpg") },
+      ]);
+      const card = page.locator('[data-testid="job-card"][data-status="error"]');
+      await card.waitFor({ timeout: 30_000 });
+      const message = (await card.getByTestId("job-error").textContent()) ?? "";
+      const jobs = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs);
+      assert.equal(message, jobs[0].errorMessage);
+      assert.ok(message.length > 0);
+      const bg = await card.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.match(bg, /^(rgb|oklch)/);
+      assert.ok(await card.evaluate((el) => el.className.includes("bg-red-50")), "the card is red");
+      // New Batch keeps jobs that did not complete; Clear All deletes every job.
+      assert.ok(await page.getByRole("button", { name: "New Batch" }).isDisabled());
+      await page.getByRole("button", { name: "Clear All" }).click();
+      await card.waitFor({ state: "detached" });
+      const after = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs.length);
+      assert.equal(after, 0);
+      await page.context().close();
+    },
+  );
+
+  await step(
+    "an upload shows its real bytes-sent progress; pausing a batch holds its pending jobs, resuming finishes them",
+    async () => {
+      const page = await newPage();
+      await signUpAndOpen(page, "pauser");
+      const big = Buffer.from(await bigPhotoBytes());
+      const files = Array.from(
+        { length: 8 },
+        (_, i) => ({ name: `big-${i}.jpg`, mimeType: "image/jpeg", buffer: big }),
+      );
+      // A slow uplink (4 MB/s for ~8 MB) so the progress bar is seen part-way.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 4 * 1024 * 1024,
+      });
+      await fileInput(page).setInputFiles(files);
+      await page.getByRole("button", { name: "Upload 8 images" }).click();
+      await page.waitForFunction(() => {
+        const bar = document.querySelector('[role="progressbar"][aria-label="Upload progress"]');
+        const v = Number(bar?.getAttribute("aria-valuenow"));
+        return v > 0 && v < 100;
+      });
+      await page.getByRole("button", { name: "Uploading..." }).waitFor();
+      await page.getByText("Upload successful", { exact: true }).waitFor({ timeout: 30_000 });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      const row = page.getByTestId("batch-row").first();
+      await row.getByRole("button", { name: /^Pause / }).click();
+      await page.locator('[data-testid="batch-row"][data-status="paused"]').waitFor();
+      // Visibility rules: while paused, Resume and Cancel show, Pause does not.
+      await row.getByRole("button", { name: /^Resume / }).waitFor();
+      await row.getByRole("button", { name: /^Cancel / }).waitFor();
+      assert.equal(await row.getByRole("button", { name: /^Pause / }).count(), 0);
+      // In-flight jobs may finish, but the rest wait.
+      await page.waitForTimeout(3000);
+      const pending = await page.locator('[data-testid="job-card"][data-status="pending"]').count();
+      assert.ok(pending > 0, "pending jobs wait while the batch is paused");
+      await row.getByRole("button", { name: /^Resume / }).click();
+      await waitForCompleted(page, 8, 120_000);
+      await page.locator('[data-testid="batch-row"][data-status="completed"]').waitFor();
+      assert.equal(await row.getByRole("button").filter({ hasText: /^(Pause|Resume|Cancel)$/ }).count(), 0);
+      await page.context().close();
+    },
+  );
+
+  await step("reaching the free daily limit shows the cue and the server's refusal", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "heavyuser");
+    await upload(page, Array.from({ length: 8 }, (_, i) => photo(`day-${i}.jpg`)));
+    await waitForCompleted(page, 8);
+    await page.getByTestId("usage-count").getByText("8 / 10").waitFor();
+    await page.getByText("You have used 80% of today's free compressions", { exact: true }).waitFor();
+
+    await upload(page, [photo("day-8.jpg"), photo("day-9.jpg")]);
+    await waitForCompleted(page, 10);
+    await page.getByTestId("usage-card").getByText("Daily limit reached", { exact: true }).waitFor();
+
+    await fileInput(page).setInputFiles([photo("one-too-many.jpg")]);
+    const refused = page.waitForResponse((r) => r.url().endsWith("/api/compress"));
+    await page.getByRole("button", { name: "Upload 1 image" }).click();
+    const res = await refused;
+    assert.equal(res.status(), 429);
+    const { error } = await res.json() as { error: string };
+    await notice(page, "Upload failed");
+    await notice(page, error);
+    await page.context().close();
+  });
+
+  await step("files picked on the landing page before sign-in are offered for upload afterwards", async () => {
+    const page = await newPage();
+    await page.addInitScript(() => localStorage.setItem("cookieConsent", "declined"));
+    await page.goto("/");
+    await page.locator("#landing-files").setInputFiles([photo("from-landing-1.jpg"), photo("from-landing-2.jpg")]);
+    await page.waitForURL((u) => u.pathname === "/auth");
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.locator("#register-username").fill("visitor");
+    await page.locator("#register-password").fill("correct horse");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.waitForURL((u) => u.pathname === "/");
+    const offer = page.getByTestId("pending-files-offer");
+    await offer.getByText("2 files", { exact: false }).waitFor();
+    await offer.getByRole("button", { name: "Add files" }).click();
+    await offer.waitFor({ state: "detached" });
+    assert.equal(await page.getByTestId("selected-count").textContent(), "2 / 20");
+    await page.getByRole("button", { name: "Upload 2 images" }).click();
+    await waitForCompleted(page, 2);
+    // Offered once: after a reload nothing is pending any more.
+    await page.reload();
+    await page.getByRole("heading", { name: "Processing Queue" }).waitFor();
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByTestId("pending-files-offer").count(), 0);
+    await page.context().close();
+  });
+
+  await step("at 375 px the page fits the screen and every control has a label", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signUpAndOpen(page, "phoneuser");
+    await upload(page, [photo("small.jpg")]);
+    await waitForCompleted(page, 1);
+    await page.getByRole("button", { name: /^Compare / }).click();
+    await page.getByTestId("compare-panel").waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `no horizontal scroll (${width}px)`);
+    const unlabeled = await page.evaluate(() => {
+      const controls = [...document.querySelectorAll("main input, main select, main button, main [role=slider]")];
+      return controls.filter((el) => {
+        const e = el as HTMLInputElement;
+        if (e.type === "hidden") return false;
+        const named = e.getAttribute("aria-label") || e.getAttribute("aria-labelledby") ||
+          (e.labels && e.labels.length > 0) || (el.tagName === "BUTTON" && el.textContent?.trim());
+        return !named;
+      }).map((el) => el.outerHTML.slice(0, 120));
+    });
+    assert.deepEqual(unlabeled, []);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,133 @@
+import { memo } from "react";
+import type { Batch } from "../../../../../contract/jobs.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { cn } from "../../../lib/cn.ts";
+import { formatBytes } from "../../../lib/format-bytes.ts";
+import { type BatchAction, useBatchAction, zipUrl } from "../api/batch-actions.ts";
+import { batchCounts, canCancel, canPause, canResume } from "../lib/batch-rules.ts";
+
+const STATUS_STYLES: Record<Batch["status"], string> = {
+  pending: "bg-slate-100 text-slate-700",
+  processing: "bg-blue-100 text-blue-800",
+  paused: "bg-amber-100 text-amber-800",
+  completed: "bg-green-100 text-green-800",
+  cancelled: "bg-slate-200 text-slate-600",
+  error: "bg-red-100 text-red-800",
+};
+
+const STATUS_LABELS: Record<Batch["status"], string> = {
+  pending: "Pending",
+  processing: "Processing",
+  paused: "Paused",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  error: "Error",
+};
+
+/** Batch queue status (spec §2): each batch's progress and its pause/resume/cancel and ZIP actions. */
+export function BatchPanel({ batches }: { batches: Batch[] }) {
+  const action = useBatchAction();
+  const { mutate } = action;
+  const busyId = action.isPending ? action.variables?.id : undefined;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Batch Queue</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {batches.length === 0
+          ? <p className="text-sm text-slate-500">Each upload becomes a batch; its progress shows here.</p>
+          : (
+            <ul className="max-h-96 space-y-3 overflow-y-auto" aria-label="Batches">
+              {batches.map((b) => (
+                <BatchRow
+                  key={b.id}
+                  batch={b}
+                  busy={busyId === b.id}
+                  run={(a) => mutate({ id: b.id, action: a })}
+                />
+              ))}
+            </ul>
+          )}
+      </CardContent>
+    </Card>
+  );
+}
+
+const BatchRow = memo(function BatchRow(
+  { batch, busy, run }: { batch: Batch; busy: boolean; run: (a: BatchAction) => void },
+) {
+  const c = batchCounts(batch);
+  return (
+    <li className="rounded-lg border border-slate-200 p-3" data-testid="batch-row" data-status={batch.status}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="min-w-0">
+          <p className="truncate text-sm font-medium">{batch.name}</p>
+          <p className="text-xs text-slate-500">
+            {batch.totalFiles} file{batch.totalFiles === 1 ? "" : "s"} · {formatBytes(batch.totalOriginalSize)}
+          </p>
+        </div>
+        <span
+          className={cn("rounded-full px-2 py-0.5 text-xs font-medium", STATUS_STYLES[batch.status])}
+          data-testid="batch-status"
+        >
+          {STATUS_LABELS[batch.status]}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={`${batch.name} progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={c.percent}
+        className="mt-2 h-2 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className="h-full bg-brand-600 transition-[width] duration-300" style={{ width: `${c.percent}%` }} />
+      </div>
+      <p className="mt-1 text-xs text-slate-600" data-testid="batch-progress">
+        {c.completed} of {c.total} completed{c.failed > 0 ? `, ${c.failed} failed` : ""}
+      </p>
+      <div className="mt-2 flex min-h-8 flex-wrap gap-2">
+        {canPause(batch.status) && (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            onClick={() => run("pause")}
+            aria-label={`Pause ${batch.name}`}
+          >
+            Pause
+          </Button>
+        )}
+        {canResume(batch.status) && (
+          <Button
+            size="sm"
+            disabled={busy}
+            onClick={() => run("resume")}
+            aria-label={`Resume ${batch.name}`}
+          >
+            Resume
+          </Button>
+        )}
+        {canCancel(batch.status) && (
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-red-700"
+            disabled={busy}
+            onClick={() => run("cancel")}
+            aria-label={`Cancel ${batch.name}`}
+          >
+            Cancel
+          </Button>
+        )}
+        {c.completed > 0 && (
+          <Button asChild size="sm" variant="secondary">
+            <a href={zipUrl(batch.id)} download aria-label={`Download ZIP of ${batch.name}`}>Download ZIP</a>
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+});

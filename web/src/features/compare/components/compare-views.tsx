@@ -1,0 +1,230 @@
+import { type KeyboardEvent, type PointerEvent, type ReactNode, useRef, useState } from "react";
+import { cn } from "../../../lib/cn.ts";
+import { PLACEHOLDER_JPEG } from "../lib/placeholder.ts";
+import { clamp, imageTransform, type Pan } from "../lib/view-state.ts";
+
+export interface ViewProps {
+  originalSrc: string;
+  compressedSrc: string;
+  zoom: number;
+  pan: Pan;
+  onPan: (pan: Pan) => void;
+}
+
+/** An image that falls back to the placeholder JPEG when it cannot load. */
+function CompareImage(
+  { src, alt, zoom, pan, className, style }: {
+    src: string;
+    alt: string;
+    zoom: number;
+    pan: Pan;
+    className?: string;
+    style?: React.CSSProperties;
+  },
+) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <img
+      src={failed ? PLACEHOLDER_JPEG : src}
+      alt={alt}
+      draggable={false}
+      data-placeholder={failed ? "true" : undefined}
+      onError={() => setFailed(true)}
+      className={cn("pointer-events-none absolute inset-0 h-full w-full select-none object-contain", className)}
+      style={{ transform: imageTransform(zoom, pan), transformOrigin: "center", ...style }}
+    />
+  );
+}
+
+const PAN_KEY_STEP = 0.05;
+
+/**
+ * A fixed-size frame that pans its images by dragging or with the arrow keys;
+ * the pan is shared by every view of the job (lifted state).
+ */
+function Viewport(
+  { label, pan, onPan, children, className }: {
+    label: string;
+    pan: Pan;
+    onPan: (pan: Pan) => void;
+    children: ReactNode;
+    className?: string;
+  },
+) {
+  const drag = useRef<{ x: number; y: number; start: Pan; w: number; h: number } | null>(null);
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if ((e.target as HTMLElement).closest("[data-no-pan]")) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    drag.current = { x: e.clientX, y: e.clientY, start: pan, w: rect.width, h: rect.height };
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    onPan({ x: d.start.x + (e.clientX - d.x) / d.w, y: d.start.y + (e.clientY - d.y) / d.h });
+  };
+  const end = () => {
+    drag.current = null;
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [PAN_KEY_STEP, 0],
+      ArrowRight: [-PAN_KEY_STEP, 0],
+      ArrowUp: [0, PAN_KEY_STEP],
+      ArrowDown: [0, -PAN_KEY_STEP],
+    };
+    const m = moves[e.key];
+    if (!m || e.target !== e.currentTarget) return;
+    e.preventDefault();
+    onPan({ x: pan.x + m[0], y: pan.y + m[1] });
+  };
+  return (
+    <div
+      role="group"
+      aria-label={`${label}. Drag or use the arrow keys to pan`}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={end}
+      onPointerCancel={end}
+      onKeyDown={onKeyDown}
+      className={cn(
+        "relative h-64 cursor-grab touch-none overflow-hidden rounded-lg bg-[repeating-conic-gradient(#e2e8f0_0_25%,#f8fafc_0_50%)] bg-[length:20px_20px] active:cursor-grabbing focus-visible:outline-2 focus-visible:outline-brand-600 sm:h-80",
+        className,
+      )}
+    >
+      {children}
+    </div>
+  );
+}
+
+function Tag({ children, side }: { children: ReactNode; side: "left" | "right" }) {
+  return (
+    <span
+      className={cn(
+        "pointer-events-none absolute top-2 rounded bg-slate-900/70 px-2 py-0.5 text-xs font-medium text-white",
+        side === "left" ? "left-2" : "right-2",
+      )}
+    >
+      {children}
+    </span>
+  );
+}
+
+/** Original on the left, compressed on the right of a draggable, keyboard-operable divider. */
+export function SplitView(
+  { split, onSplit, ...p }: ViewProps & { split: number; onSplit: (v: number) => void },
+) {
+  const frame = useRef<HTMLDivElement>(null);
+  const dragging = useRef(false);
+  const fromPointer = (clientX: number) => {
+    const rect = frame.current?.getBoundingClientRect();
+    if (rect && rect.width > 0) onSplit(clamp(Math.round(((clientX - rect.left) / rect.width) * 100), 0, 100));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.shiftKey ? 10 : 1;
+    const next: Record<string, number> = {
+      ArrowLeft: split - step,
+      ArrowDown: split - step,
+      ArrowRight: split + step,
+      ArrowUp: split + step,
+      PageDown: split - 10,
+      PageUp: split + 10,
+      Home: 0,
+      End: 100,
+    };
+    const v = next[e.key];
+    if (v === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onSplit(clamp(v, 0, 100));
+  };
+  return (
+    <div ref={frame}>
+      <Viewport label="Split view" pan={p.pan} onPan={p.onPan}>
+        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
+          <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} />
+        </div>
+        <Tag side="left">Original</Tag>
+        <Tag side="right">Compressed</Tag>
+        <div
+          data-no-pan
+          role="slider"
+          tabIndex={0}
+          aria-label="Split position"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={split}
+          aria-valuetext={`${split}% original`}
+          aria-orientation="horizontal"
+          onKeyDown={onKeyDown}
+          onPointerDown={(e) => {
+            dragging.current = true;
+            e.currentTarget.setPointerCapture(e.pointerId);
+          }}
+          onPointerMove={(e) => dragging.current && fromPointer(e.clientX)}
+          onPointerUp={() => (dragging.current = false)}
+          onPointerCancel={() => (dragging.current = false)}
+          className="absolute inset-y-0 z-10 flex w-6 -translate-x-1/2 cursor-ew-resize touch-none justify-center focus-visible:outline-2 focus-visible:outline-brand-600"
+          style={{ left: `${split}%` }}
+        >
+          <span className="h-full w-0.5 bg-white shadow-[0_0_0_1px_rgba(15,23,42,0.4)]" />
+          <span className="absolute top-1/2 flex h-7 w-7 -translate-y-1/2 items-center justify-center rounded-full border border-slate-300 bg-white text-xs text-slate-600 shadow">
+            ↔
+          </span>
+        </div>
+      </Viewport>
+    </div>
+  );
+}
+
+/** The compressed image over the original at an adjustable opacity. */
+export function OverlayView(
+  { opacity, onOpacity, ...p }: ViewProps & { opacity: number; onOpacity: (v: number) => void },
+) {
+  return (
+    <div className="space-y-2">
+      <Viewport label="Overlay view" pan={p.pan} onPan={p.onPan}>
+        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <CompareImage
+          src={p.compressedSrc}
+          alt="Compressed"
+          zoom={p.zoom}
+          pan={p.pan}
+          style={{ opacity: opacity / 100 }}
+        />
+      </Viewport>
+      <div className="flex items-center gap-3 text-sm">
+        <label htmlFor={`overlay-${p.compressedSrc}`} className="shrink-0 text-slate-700">Compressed opacity</label>
+        <input
+          id={`overlay-${p.compressedSrc}`}
+          type="range"
+          min={0}
+          max={100}
+          step={5}
+          value={opacity}
+          onChange={(e) => onOpacity(Number(e.target.value))}
+          className="min-w-0 flex-1 accent-brand-600"
+        />
+        <span className="w-10 text-right tabular-nums">{opacity}%</span>
+      </div>
+    </div>
+  );
+}
+
+/** Original and compressed side by side, zoomed and panned together. */
+export function GridView(p: ViewProps) {
+  return (
+    <div className="grid gap-2 sm:grid-cols-2">
+      <Viewport label="Original" pan={p.pan} onPan={p.onPan} className="h-48 sm:h-64">
+        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <Tag side="left">Original</Tag>
+      </Viewport>
+      <Viewport label="Compressed" pan={p.pan} onPan={p.onPan} className="h-48 sm:h-64">
+        <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} />
+        <Tag side="left">Compressed</Tag>
+      </Viewport>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { isPremium } from "../../../../../contract/accounts.ts";
+import type { Job } from "../../../../../contract/jobs.ts";
+import { planFor } from "../../../../../contract/plans.ts";
+import { AdSlot } from "../../ads/components/ad-slot.tsx";
+import { useUser } from "../../auth/api/get-user.ts";
+import { BatchActions } from "../../batches/components/batch-actions.tsx";
+import { BatchPanel } from "../../batches/components/batch-panel.tsx";
+import { BATCHES_QUERY_KEY, useBatches } from "../../batches/api/get-batches.ts";
+import { SubscriptionCard } from "../../billing/components/subscription-card.tsx";
+import { ComparePanel } from "../../compare/components/compare-panel.tsx";
+import { useDeleteJobs } from "../../jobs/api/delete-job.ts";
+import { downloadAll, downloadUrl, previewUrl } from "../../jobs/api/download-job.ts";
+import { useJobs } from "../../jobs/api/get-jobs.ts";
+import { QUEUE_STATUS_QUERY_KEY, useQueueStatus } from "../../jobs/api/get-queue-status.ts";
+import { ProcessingQueue } from "../../jobs/components/processing-queue.tsx";
+import { isInFlight } from "../../jobs/lib/job-state.ts";
+import { QueueStatusCard } from "../../usage/components/queue-status-card.tsx";
+import { SessionStatsCard } from "../../usage/components/session-stats-card.tsx";
+import { UsageCard } from "../../usage/components/usage-card.tsx";
+import { USAGE_QUERY_KEY } from "../../usage/api/get-usage.ts";
+import { useCompressSettings } from "../lib/use-compress-settings.ts";
+import { InfoBanner } from "./info-banner.tsx";
+import { SettingsPanel } from "./settings-panel.tsx";
+import { UploadCard } from "./upload-card.tsx";
+
+/** Stable, so memoised job cards are not re-rendered by the page. */
+const renderCompare = (job: Job) => (
+  <ComparePanel job={job} originalSrc={previewUrl(job.id)} compressedSrc={downloadUrl(job.id)} />
+);
+
+/**
+ * The signed-in home (spec §2): this page composes the features (upload,
+ * settings, jobs, compare, batches, usage); none of them import each other.
+ */
+export function CompressorPage() {
+  const { user } = useUser();
+  const premium = user ? isPremium(user.subscriptionStatus) : false;
+  const plan = planFor(user?.subscriptionStatus ?? "free");
+  const limits = { maxFileBytes: plan.maxFileBytes, maxFiles: plan.maxFilesPerUpload };
+
+  const { settings, update } = useCompressSettings();
+  const [files, setFilesState] = useState<File[]>([]);
+  const setFiles = useCallback((fn: (prev: File[]) => File[]) => setFilesState(fn), []);
+
+  const jobsQuery = useJobs();
+  const jobs = jobsQuery.jobs;
+  const active = jobs.some(isInFlight);
+  const { batches } = useBatches();
+  const queue = useQueueStatus(active);
+  const remove = useDeleteJobs();
+
+  // Polling stops once nothing is in flight; take one last look at what depends on finished work.
+  const qc = useQueryClient();
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) {
+      for (const queryKey of [BATCHES_QUERY_KEY, USAGE_QUERY_KEY, QUEUE_STATUS_QUERY_KEY]) {
+        void qc.invalidateQueries({ queryKey });
+      }
+    }
+    wasActive.current = active;
+  }, [active, qc]);
+
+  return (
+    <main className="mx-auto max-w-7xl px-3 py-4 sm:px-4 sm:py-6">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="min-w-0 space-y-6">
+          <InfoBanner />
+          <UploadCard limits={limits} settings={settings} allowTarget={premium} files={files} setFiles={setFiles} />
+          <SettingsPanel settings={settings} update={update} premium={premium} />
+          <AdSlot placement="compressor" />
+          <BatchPanel batches={batches} />
+          <ProcessingQueue jobs={jobs} isLoading={jobsQuery.isLoading} renderCompare={renderCompare} />
+          <BatchActions
+            jobs={jobs}
+            downloadAll={downloadAll}
+            deleteJobs={remove.mutate}
+            deleting={remove.isPending}
+          />
+        </div>
+        <aside aria-label="Account and usage" className="min-w-0 space-y-6">
+          <SubscriptionCard />
+          <UsageCard active={active} />
+          <SessionStatsCard jobs={jobs} />
+          <QueueStatusCard status={queue.data} />
+          <AdSlot placement="sidebar" />
+        </aside>
+      </div>
+    </main>
+  );
+}

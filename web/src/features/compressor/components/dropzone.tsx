@@ -1,0 +1,97 @@
+import { type DragEvent, useRef, useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { cn } from "../../../lib/cn.ts";
+import { ACCEPT_ATTRIBUTE, dragIsInvalid, limitLabel, type UploadLimits } from "../lib/validate-files.ts";
+
+type DragState = "idle" | "valid" | "invalid";
+
+const HEADINGS: Record<DragState, string> = {
+  idle: "Drag & drop JPEG images here",
+  valid: "Drop the images to add them",
+  invalid: "Invalid file type or size",
+};
+
+/** Drop or pick JPEGs; what happens to them is the caller's job (see validate-files.ts). */
+export function Dropzone(
+  { limits, selectedCount, disabled, onFiles }: {
+    limits: UploadLimits;
+    selectedCount: number;
+    disabled?: boolean;
+    onFiles: (files: File[]) => void;
+  },
+) {
+  const input = useRef<HTMLInputElement>(null);
+  const depth = useRef(0);
+  const [drag, setDrag] = useState<DragState>("idle");
+
+  const judge = (e: DragEvent) => (dragIsInvalid(e.dataTransfer.items, selectedCount, limits) ? "invalid" : "valid");
+  const onDragEnter = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current++;
+    setDrag(judge(e));
+  };
+  const onDragOver = (e: DragEvent) => {
+    e.preventDefault();
+    const state = judge(e);
+    e.dataTransfer.dropEffect = state === "invalid" ? "none" : "copy";
+    setDrag(state);
+  };
+  const onDragLeave = () => {
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDrag("idle");
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current = 0;
+    setDrag("idle");
+    if (!disabled) onFiles(Array.from(e.dataTransfer.files));
+  };
+
+  return (
+    <div
+      data-testid="dropzone"
+      data-drag={drag}
+      onDragEnter={onDragEnter}
+      onDragOver={onDragOver}
+      onDragLeave={onDragLeave}
+      onDrop={onDrop}
+      onClick={(e) => {
+        if (e.target === e.currentTarget && !disabled) input.current?.click();
+      }}
+      className={cn(
+        "flex min-h-44 flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed p-6 text-center transition-colors",
+        drag === "invalid" && "border-red-500 bg-red-50",
+        drag === "valid" && "border-brand-600 bg-brand-50",
+        drag === "idle" && "border-slate-300 bg-white",
+      )}
+    >
+      <p
+        className={cn("text-base font-semibold", drag === "invalid" ? "text-red-700" : "text-slate-800")}
+        aria-live="polite"
+        data-testid="dropzone-heading"
+      >
+        {HEADINGS[drag]}
+      </p>
+      <p className="text-sm text-slate-500">
+        JPEG only (.jpg, .jpeg), up to {limitLabel(limits.maxFileBytes)} each, {limits.maxFiles} files per upload
+      </p>
+      <Button type="button" variant="secondary" disabled={disabled} onClick={() => input.current?.click()}>
+        Select images
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPT_ATTRIBUTE}
+        multiple
+        aria-label="Choose JPEG images"
+        className="sr-only"
+        tabIndex={-1}
+        onChange={(e) => {
+          onFiles(Array.from(e.target.files ?? []));
+          // Let the same file be picked again after it was removed.
+          e.target.value = "";
+        }}
+      />
+    </div>
+  );
+}

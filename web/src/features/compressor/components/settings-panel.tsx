@@ -1,0 +1,301 @@
+import { type ReactNode, useId } from "react";
+import { Link } from "wouter";
+import { qualityLabel } from "../../../../../contract/jobs.ts";
+import { CONCURRENCY_CHOICES } from "../../../../../contract/plans.ts";
+import { paths } from "../../../../../contract/routes.ts";
+import { BATCH_PRIORITIES, CHROMA_SUBSAMPLINGS, MODES, type Target } from "../../../../../contract/settings.ts";
+import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import type { SavedSettings } from "../api/settings.ts";
+
+const MODE_LABELS = { speed: "Speed", balanced: "Balanced", quality: "Quality" } as const;
+const PRIORITY_LABELS = { low: "Low", normal: "Normal", high: "High" } as const;
+const CHROMA_HINTS = {
+  "4:4:4": "4:4:4 (full colour detail)",
+  "4:2:2": "4:2:2 (half horizontal colour)",
+  "4:2:0": "4:2:0 (smallest files)",
+} as const;
+const SELECT =
+  "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
+
+function Field(
+  { label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: string; children: ReactNode },
+) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={htmlFor} className="text-sm font-medium text-slate-700">{label}</label>
+      {children}
+      {hint && <p className="text-xs text-slate-500">{hint}</p>}
+    </div>
+  );
+}
+
+function Toggle(
+  { label, hint, checked, disabled, onChange }: {
+    label: string;
+    hint: string;
+    checked: boolean;
+    disabled?: boolean;
+    onChange: (v: boolean) => void;
+  },
+) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 h-4 w-4 accent-brand-600"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <div>
+        <label htmlFor={id} className="text-sm font-medium text-slate-700">{label}</label>
+        <p id={`${id}-hint`} className="text-xs text-slate-500">{hint}</p>
+      </div>
+    </div>
+  );
+}
+
+/** Every setting of spec §3 with its default; JPEG-only options appear only for JPEG output. */
+export function SettingsPanel(
+  { settings, update, premium }: {
+    settings: SavedSettings;
+    update: (patch: Partial<SavedSettings>) => void;
+    premium: boolean;
+  },
+) {
+  const jpeg = settings.format === "jpeg";
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Compression Settings</CardTitle>
+        <p className="text-sm text-slate-500">Remembered for your account and used for the next upload.</p>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div className="space-y-2">
+          <div className="flex items-baseline justify-between">
+            <label htmlFor="setting-quality" className="text-sm font-medium text-slate-700">Quality</label>
+            <span className="text-sm tabular-nums" data-testid="quality-value">
+              {settings.quality} · {qualityLabel(settings.quality)}
+            </span>
+          </div>
+          <input
+            id="setting-quality"
+            type="range"
+            min={1}
+            max={100}
+            step={1}
+            value={settings.quality}
+            aria-valuetext={`${settings.quality}, ${qualityLabel(settings.quality)}`}
+            disabled={premium && settings.target !== null}
+            onChange={(e) => update({ quality: Number(e.target.value) })}
+            className="w-full accent-brand-600"
+          />
+          {premium && settings.target !== null && (
+            <p className="text-xs text-slate-500">The target below chooses the quality for each image.</p>
+          )}
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Output format" htmlFor="setting-format">
+            <select
+              id="setting-format"
+              className={SELECT}
+              value={settings.format}
+              onChange={(e) => update({ format: e.target.value as SavedSettings["format"] })}
+            >
+              <option value="jpeg">JPEG</option>
+              <option value="webp">WebP</option>
+            </select>
+          </Field>
+          <Field
+            label="Compression mode"
+            htmlFor="setting-mode"
+            hint="Speed encodes fastest; Quality searches hardest for smaller files"
+          >
+            <select
+              id="setting-mode"
+              className={SELECT}
+              value={settings.mode}
+              onChange={(e) => update({ mode: e.target.value as SavedSettings["mode"] })}
+            >
+              {MODES.map((m) => <option key={m} value={m}>{MODE_LABELS[m]}</option>)}
+            </select>
+          </Field>
+          {jpeg && (
+            <Field label="Chroma subsampling" htmlFor="setting-chroma">
+              <select
+                id="setting-chroma"
+                className={SELECT}
+                value={settings.chromaSubsampling}
+                onChange={(e) => update({ chromaSubsampling: e.target.value as SavedSettings["chromaSubsampling"] })}
+              >
+                {CHROMA_SUBSAMPLINGS.map((c) => <option key={c} value={c}>{CHROMA_HINTS[c]}</option>)}
+              </select>
+            </Field>
+          )}
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          {jpeg && (
+            <Toggle
+              label="Progressive"
+              hint="Loads in passes, coarse to sharp"
+              checked={settings.progressive}
+              onChange={(v) => update({ progressive: v })}
+            />
+          )}
+          {jpeg && (
+            <Toggle
+              label="MozJPEG"
+              hint="Trellis quantisation and tuned tables for smaller files"
+              checked={settings.mozjpeg}
+              onChange={(v) => update({ mozjpeg: v })}
+            />
+          )}
+          <Toggle
+            label="Optimize for web"
+            hint="Optimised Huffman tables"
+            checked={settings.optimizeForWeb}
+            onChange={(v) => update({ optimizeForWeb: v })}
+          />
+          <Toggle
+            label="Strip metadata"
+            hint="Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
+            checked={settings.stripMetadata}
+            onChange={(v) => update({ stripMetadata: v })}
+          />
+        </div>
+
+        <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
+          <legend className="px-1 text-sm font-semibold">Batch processing</legend>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="Concurrent jobs"
+              htmlFor="setting-concurrency"
+              hint={premium ? undefined : "The free plan processes 2 images at a time"}
+            >
+              <select
+                id="setting-concurrency"
+                className={SELECT}
+                value={settings.maxConcurrent}
+                onChange={(e) => update({ maxConcurrent: Number(e.target.value) })}
+              >
+                {CONCURRENCY_CHOICES.map((n) => <option key={n} value={n}>{n}</option>)}
+              </select>
+            </Field>
+            <Field label="Priority" htmlFor="setting-priority">
+              <select
+                id="setting-priority"
+                className={SELECT}
+                value={settings.priority}
+                onChange={(e) => update({ priority: e.target.value as SavedSettings["priority"] })}
+              >
+                {BATCH_PRIORITIES.map((p) => <option key={p} value={p}>{PRIORITY_LABELS[p]}</option>)}
+              </select>
+            </Field>
+          </div>
+          <Toggle
+            label="Pause on error"
+            hint="Pause the batch when an image fails"
+            checked={settings.pauseOnError}
+            onChange={(v) => update({ pauseOnError: v })}
+          />
+        </fieldset>
+
+        <TargetControls target={settings.target} premium={premium} onChange={(target) => update({ target })} />
+      </CardContent>
+    </Card>
+  );
+}
+
+type TargetKind = "none" | Target["kind"];
+
+/** Premium "advanced algorithms": let the server search the quality for a size or a score. */
+function TargetControls(
+  { target, premium, onChange }: { target: Target | null; premium: boolean; onChange: (t: Target | null) => void },
+) {
+  const kind: TargetKind = target?.kind ?? "none";
+  const choose = (k: TargetKind) => {
+    if (k === "none") onChange(null);
+    else if (k === "size") onChange({ kind: "size", kb: 200 });
+    else if (k === "quality") onChange({ kind: "quality", score: 90 });
+    else onChange({ kind: "auto" });
+  };
+  return (
+    <fieldset
+      disabled={!premium}
+      className="space-y-3 rounded-lg border border-slate-200 p-4 disabled:bg-slate-50"
+      data-testid="target-controls"
+    >
+      <legend className="px-1 text-sm font-semibold">
+        Target{" "}
+        {premium ? "" : <span className="ml-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">Premium</span>}
+      </legend>
+      <div role="radiogroup" aria-label="Target" className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
+        {([["none", "Use the quality setting"], ["size", "Target size"], ["quality", "Target quality"], [
+          "auto",
+          "Auto",
+        ]] as const)
+          .map(([k, label]) => (
+            <label key={k} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="target-kind"
+                value={k}
+                checked={kind === k}
+                onChange={() => choose(k)}
+                className="accent-brand-600"
+              />
+              {label}
+            </label>
+          ))}
+      </div>
+      {target?.kind === "size" && (
+        <Field label="Target size (KB)" htmlFor="setting-target-kb" hint="The smallest file at or under this size">
+          <input
+            id="setting-target-kb"
+            type="number"
+            min={1}
+            max={100000}
+            step={1}
+            value={target.kb}
+            onChange={(e) =>
+              onChange({ kind: "size", kb: Math.max(1, Math.min(100_000, Math.round(Number(e.target.value) || 1))) })}
+            className={SELECT}
+          />
+        </Field>
+      )}
+      {target?.kind === "quality" && (
+        <Field
+          label="Target quality score (50-100)"
+          htmlFor="setting-target-score"
+          hint="The smallest file that keeps this measured score"
+        >
+          <input
+            id="setting-target-score"
+            type="number"
+            min={50}
+            max={100}
+            step={1}
+            value={target.score}
+            onChange={(e) =>
+              onChange({ kind: "quality", score: Math.max(50, Math.min(100, Number(e.target.value) || 50)) })}
+            className={SELECT}
+          />
+        </Field>
+      )}
+      {target?.kind === "auto" && (
+        <p className="text-xs text-slate-500">Finds the smallest file that still looks the same as the original.</p>
+      )}
+      {!premium && (
+        <p className="text-sm text-slate-600">
+          Target size, target quality and auto are Premium features.{" "}
+          <Link href={paths.subscribe} className="font-medium text-brand-700 underline">Upgrade to Premium</Link>
+        </p>
+      )}
+    </fieldset>
+  );
+}

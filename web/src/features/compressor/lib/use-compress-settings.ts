@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DEFAULT_MAX_CONCURRENT } from "../../../../../contract/plans.ts";
+import { DEFAULT_SETTINGS } from "../../../../../contract/settings.ts";
+import { type SavedSettings, useSettings, useUpdateSettings } from "../api/settings.ts";
+
+export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
+  ...DEFAULT_SETTINGS,
+  priority: "normal",
+  maxConcurrent: DEFAULT_MAX_CONCURRENT,
+  pauseOnError: false,
+};
+
+/** Quiet time after the last change before the settings are saved. */
+const SAVE_DELAY_MS = 600;
+
+/**
+ * The settings the next upload uses: loaded from the server once, edited
+ * locally (instant), and saved back after a short pause so a dragged slider
+ * sends one request, not fifty.
+ */
+export function useCompressSettings() {
+  const remote = useSettings();
+  const save = useUpdateSettings();
+  const [settings, setSettings] = useState<SavedSettings>(DEFAULT_SAVED_SETTINGS);
+  const touched = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const loaded = remote.data?.settings;
+  useEffect(() => {
+    if (loaded && !touched.current) setSettings({ ...DEFAULT_SAVED_SETTINGS, ...loaded });
+  }, [loaded]);
+
+  const { mutate } = save;
+  const latest = useRef(settings);
+  latest.current = settings;
+  const update = useCallback((patch: Partial<SavedSettings>) => {
+    touched.current = true;
+    const next = { ...latest.current, ...patch };
+    latest.current = next;
+    setSettings(next);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => mutate(next), SAVE_DELAY_MS);
+  }, [mutate]);
+
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  return { settings, update, isLoading: remote.isLoading };
+}

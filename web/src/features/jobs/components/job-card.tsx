@@ -1,0 +1,177 @@
+import { memo, type ReactNode, useState } from "react";
+import { type Job, qualityLabel, sizeReduction } from "../../../../../contract/jobs.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { cn } from "../../../lib/cn.ts";
+import { formatBytes } from "../../../lib/format-bytes.ts";
+import { downloadJob, previewUrl } from "../api/download-job.ts";
+import { isDownloadable } from "../lib/job-state.ts";
+
+const STATUS_LABELS: Record<Job["status"], string> = {
+  pending: "Queued",
+  processing: "Processing",
+  completed: "Completed",
+  error: "Error",
+};
+
+const STATUS_STYLES: Record<Job["status"], string> = {
+  pending: "bg-slate-100 text-slate-700",
+  processing: "bg-blue-100 text-blue-800",
+  completed: "bg-green-100 text-green-800",
+  error: "bg-red-100 text-red-800",
+};
+
+export interface JobCardProps {
+  job: Job;
+  onDelete: (id: string) => void;
+  /** The Compare panel, supplied by the page (features do not import each other). */
+  renderCompare: (job: Job) => ReactNode;
+}
+
+/**
+ * One job (spec §4). The status area has a fixed height so progress updates
+ * never move the cards below; memoised, and the query's structural sharing
+ * keeps unchanged jobs the same object, so a poll re-renders only changed cards.
+ */
+export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: JobCardProps) {
+  const [comparing, setComparing] = useState(false);
+  const [thumbFailed, setThumbFailed] = useState(false);
+  const error = job.status === "error";
+  const canDownload = isDownloadable(job);
+  return (
+    <li
+      data-testid="job-card"
+      data-status={job.status}
+      data-job-id={job.id}
+      className={cn(
+        "rounded-xl border bg-white p-3 shadow-sm [contain-intrinsic-size:auto_150px] [content-visibility:auto] sm:p-4",
+        error ? "border-red-300 bg-red-50" : "border-slate-200",
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <div className="h-14 w-14 shrink-0 overflow-hidden rounded-md bg-slate-100">
+          {!thumbFailed && job.status !== "error" && (
+            <img
+              src={previewUrl(job.id, "thumb")}
+              alt=""
+              width={56}
+              height={56}
+              loading="lazy"
+              decoding="async"
+              className="h-14 w-14 object-cover"
+              onError={() => setThumbFailed(true)}
+            />
+          )}
+        </div>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="min-w-0 max-w-full truncate text-sm font-medium" title={job.filename}>{job.filename}</h3>
+            <span
+              className={cn("rounded-full px-2 py-0.5 text-xs font-medium", STATUS_STYLES[job.status])}
+              data-testid="job-status"
+            >
+              {STATUS_LABELS[job.status]}
+            </span>
+          </div>
+          <p className="text-xs text-slate-500">
+            {formatBytes(job.originalSize)}
+            {job.width && job.height ? ` · ${job.width}×${job.height}` : ""}
+          </p>
+          <div className="mt-1.5 h-10 text-sm" aria-live={job.status === "processing" ? "off" : "polite"}>
+            <StatusArea job={job} />
+          </div>
+        </div>
+      </div>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        {job.status === "completed" && (
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-expanded={comparing}
+            aria-label={`${comparing ? "Hide comparison" : "Compare"} ${job.filename}`}
+            onClick={() => setComparing(!comparing)}
+            disabled={job.expired}
+          >
+            {comparing ? "Hide Compare" : "Compare"}
+          </Button>
+        )}
+        {job.status === "completed" && (
+          <Button
+            size="sm"
+            aria-label={`Download ${job.filename}`}
+            onClick={() => void downloadJob(job)}
+            disabled={!canDownload}
+          >
+            Download
+          </Button>
+        )}
+        {job.expired && <span className="text-xs text-slate-500">The result was deleted from memory</span>}
+        <Button
+          size="sm"
+          variant="ghost"
+          className="ml-auto text-slate-500 hover:text-red-700"
+          aria-label={`Delete ${job.filename}`}
+          onClick={() => onDelete(job.id)}
+        >
+          Delete
+        </Button>
+      </div>
+      {comparing && job.status === "completed" && !job.expired && <div className="mt-3">{renderCompare(job)}</div>}
+    </li>
+  );
+});
+
+function StatusArea({ job }: { job: Job }) {
+  switch (job.status) {
+    case "pending":
+      return <p className="text-slate-500">Waiting in the queue</p>;
+    case "processing":
+      return (
+        <div>
+          <div
+            role="progressbar"
+            aria-label={`Compressing ${job.filename}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={job.progress}
+            className="h-2 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div
+              className="h-full bg-brand-600 transition-[width] duration-300"
+              style={{ width: `${job.progress}%` }}
+            />
+          </div>
+          <p className="mt-1 text-xs tabular-nums text-slate-600" data-testid="job-progress">{job.progress}%</p>
+        </div>
+      );
+    case "completed": {
+      const compressed = job.compressedSize ?? job.originalSize;
+      const saved = sizeReduction(job.originalSize, compressed);
+      return (
+        <div className="text-sm">
+          <p>
+            <span data-testid="job-compressed-size">{formatBytes(compressed)}</span>{" "}
+            <span className="font-semibold text-green-700" data-testid="job-savings">
+              {job.keptOriginal ? "0% saved" : `${saved}% saved`}
+            </span>
+          </p>
+          <p className="text-xs text-slate-500">
+            {job.keptOriginal
+              ? <span data-testid="job-note">{job.note ?? "already optimised"}: the original was kept</span>
+              : `Quality ${job.quality} · ${qualityLabel(job.quality)}${job.format === "webp" ? " · WebP" : ""}`}
+          </p>
+        </div>
+      );
+    }
+    case "error":
+      return (
+        <p
+          role="alert"
+          className="line-clamp-2 text-sm text-red-700"
+          data-testid="job-error"
+          title={job.errorMessage ?? ""}
+        >
+          {job.errorMessage ?? "This image could not be compressed"}
+        </p>
+      );
+  }
+}

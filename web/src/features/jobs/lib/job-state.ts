@@ -1,0 +1,15 @@
+import type { Job } from "../../../../../contract/jobs.ts";
+
+/** Work the server has not finished yet: while any exists, the page polls. */
+export const isInFlight = (job: Pick<Job, "status">): boolean =>
+  job.status === "pending" || job.status === "processing";
+
+export const isDownloadable = (job: Pick<Job, "status" | "expired">): boolean =>
+  job.status === "completed" && !job.expired;
+
+/** The name a result is saved under: the original base name, `.webp` when converted. */
+export function downloadName(job: Pick<Job, "filename" | "format">): string {
+  if (job.format !== "webp") return job.filename;
+  const dot = job.filename.lastIndexOf(".");
+  return `${dot > 0 ? job.filename.slice(0, dot) : job.filename}.webp`;
+}

@@ -1,0 +1,168 @@
+import { Link } from "wouter";
+import { paths } from "../../../../../contract/routes.ts";
+import { usePage } from "../../../lib/use-page.ts";
+import { useHydrated } from "../../../lib/use-hydrated.ts";
+import { PUBLIC_PAGE_META } from "../page-meta.ts";
+import { PublicLayout } from "./public-layout.tsx";
+
+function formatDay(date: Date): string {
+  return date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+}
+
+/**
+ * Spec §2: the last-updated date is today's date. Prerendered with the build date, then
+ * re-rendered on the client with the visitor's today (the key swap replaces the
+ * prerendered text instead of patching it during hydration).
+ */
+function LastUpdated() {
+  const hydrated = useHydrated();
+  const now = new Date();
+  return (
+    <p className="mt-3 text-sm text-slate-600">
+      Last updated:{" "}
+      <time key={hydrated ? "client" : "server"} dateTime={now.toISOString().slice(0, 10)} data-testid="last-updated">
+        {formatDay(now)}
+      </time>
+    </p>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="text-2xl font-bold">{title}</h2>
+      <div className="mt-3 space-y-3 text-slate-700">{children}</div>
+    </section>
+  );
+}
+
+/** Every statement here must stay true of the server: update it with the code. */
+export function PrivacyPage() {
+  const meta = PUBLIC_PAGE_META[paths.privacy];
+  usePage(meta.title);
+  return (
+    <PublicLayout>
+      <article className="mx-auto max-w-3xl px-4 py-12 md:py-16">
+        <h1 className="text-4xl font-extrabold tracking-tight">Privacy Policy</h1>
+        <LastUpdated />
+        <p className="mt-6 text-lg text-slate-700">
+          SqueezeJPEG compresses your images and keeps as little about you as it can. This page says what we collect,
+          why, how long we keep it and how you can have it deleted.
+        </p>
+
+        <Section id="images" title="Your images">
+          <p>
+            <strong>Images are processed in memory and deleted automatically.</strong>{" "}
+            The originals you upload and the compressed results are held only in our server's memory, never written to
+            disk or to a database. They are deleted automatically one hour after the compression finishes, or straight
+            away when you delete the job, whichever comes first. A server restart also erases them.
+          </p>
+          <p>
+            While an image is held, only your signed-in account can preview or download it. Unless you switch off "strip
+            metadata", the compressed copy leaves out EXIF data such as GPS location and camera details.
+          </p>
+          <p>
+            To show your processing queue and count your daily usage, we keep a small record of each job without the
+            image: its file name, sizes before and after, settings, status, dimensions and quality scores. Deleting a
+            job in the compressor deletes this record.
+          </p>
+        </Section>
+
+        <Section id="collected" title="Information we collect">
+          <ul className="list-disc space-y-2 pl-6">
+            <li>
+              <strong>Account details:</strong>{" "}
+              your username, and your email address and first and last name if you give them.
+            </li>
+            <li>
+              <strong>Password:</strong>{" "}
+              never stored as written. We keep only a one-way hash made with argon2id, so nobody, including us, can read
+              it back.
+            </li>
+            <li>
+              <strong>Usage analytics:</strong>{" "}
+              how many compressions you run each day (for the free plan's daily limit) and the job records described
+              above. We do not use third-party analytics or tracking scripts.
+            </li>
+            <li>
+              <strong>IP address:</strong>{" "}
+              used to limit repeated sign-in attempts (kept in memory for 15 minutes) and stored with messages you send
+              through the contact form, to limit spam.
+            </li>
+            <li>
+              <strong>Device and browser:</strong>{" "}
+              your browser tells our server its type and operating system (the user agent) with each request. We do not
+              store it or tie it to your account.
+            </li>
+            <li>
+              <strong>Contact messages:</strong> the name, email, subject and message you send us.
+            </li>
+            <li>
+              <strong>Subscription:</strong>{" "}
+              if you buy Premium, your Stripe customer and subscription identifiers, plan status and renewal date.
+            </li>
+          </ul>
+          <p>
+            We use one cookie, the session cookie that keeps you signed in. It is HttpOnly (scripts cannot read it),
+            lasts 30 days from your last visit and is deleted when you sign out. Your cookie-banner choice is kept in
+            your browser's local storage.
+          </p>
+        </Section>
+
+        <Section id="uses" title="How we use it">
+          <ul className="list-disc space-y-2 pl-6">
+            <li>To run the service: sign you in, compress your images and show your results.</li>
+            <li>To apply your plan: the free plan's daily limit and Premium's higher limits.</li>
+            <li>To answer the messages you send us.</li>
+            <li>To protect the service against abuse: rate limits on sign-in and contact messages.</li>
+          </ul>
+          <p>We never look at your images, use them to train models, or use your data for advertising profiles.</p>
+        </Section>
+
+        <Section id="sharing" title="Sharing">
+          <p>
+            <strong>We do not sell your data.</strong>{" "}
+            We share only what a task needs with the services that perform it:
+          </p>
+          <ul className="list-disc space-y-2 pl-6">
+            <li>
+              <strong>Stripe</strong>{" "}
+              processes Premium payments. Card details go directly to Stripe and never reach our servers.
+            </li>
+            <li>
+              <strong>Advertising:</strong>{" "}
+              visitors and free accounts see ads; Premium accounts see none. An ad network may set cookies only if you
+              accept them in the cookie banner.
+            </li>
+            <li>Authorities, only when the law requires it.</li>
+          </ul>
+        </Section>
+
+        <Section id="rights" title="Your rights">
+          <p>
+            You can see the information in your account at any time and delete any job, with its images, from the
+            compressor. To get a copy of your data, correct it, or delete your account and everything tied to it,{" "}
+            <Link href={paths.contact} className="font-medium text-brand-700 underline">send us a message</Link>{" "}
+            from the email address on your account; we act on it within 30 days.
+          </p>
+        </Section>
+
+        <Section id="security" title="Security">
+          <p>
+            Passwords are hashed with argon2id. Sessions use a random token of which we store only a SHA-256 hash, in an
+            HttpOnly, SameSite cookie that is marked Secure when the site is served over HTTPS. Requests that change
+            data are refused when they come from another site. Images never touch the disk.
+          </p>
+        </Section>
+
+        <Section id="contact" title="Contact">
+          <p>
+            Questions about this policy? Use our{" "}
+            <Link href={paths.contact} className="font-medium text-brand-700 underline">contact form</Link>{" "}
+            and we will reply within 24 hours on business days.
+          </p>
+        </Section>
+      </article>
+    </PublicLayout>
+  );
+}
