@@ -4,14 +4,16 @@ import type { BatchPriority, CompressSettings } from "./settings.ts";
 export type JobStatus = "pending" | "processing" | "completed" | "error";
 export type BatchStatus = "pending" | "processing" | "paused" | "completed" | "cancelled" | "error";
 
+/** Measured by the server from the decoded original and output (definitions: codecs/README.md). */
 export interface QualityScores {
-  /** SSIM on luma, 0-1. */
+  /** Mean luma SSIM at the measurement scale (0-1). */
   ssim: number;
-  /** Perceptual score 0-100 (multi-scale luma SSIM); what targets and "auto" aim at. */
+  /** Perceptual score 0-100 from multi-scale luma SSIM; targets and "auto" use it. */
   score: number;
   sharpness: number;
   colorAccuracy: number;
   artifacts: number;
+  /** Weighted blend of the four; ≥85 good, ≥70 fair, below poor. */
   overall: number;
 }
 
@@ -19,6 +21,7 @@ export interface MetadataReport {
   found: string[];
   kept: string[];
   removed: string[];
+  /** The EXIF orientation of the input (1-8), applied to the pixels. */
   orientation: number;
 }
 

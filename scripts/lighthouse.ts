@@ -8,6 +8,7 @@
  */
 import lighthouse from "lighthouse";
 import { join } from "node:path";
+import { freePort, startServer, waitForOk } from "../tests/setup/server-process.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
@@ -21,29 +22,6 @@ const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
 };
 const MAX_CLS = 0.05;
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-async function waitFor(url: string, what: string, child: Deno.ChildProcess) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`${what} did not start`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function ensureBuilt() {
   try {
     await Deno.stat(join(REPO, "web/dist/shell.html"));
@@ -56,19 +34,7 @@ async function ensureBuilt() {
 async function main() {
   await ensureBuilt();
   const dir = await Deno.makeTempDir({ prefix: "lighthouse-" });
-  const appPort = freePort();
-  const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server/main.ts"],
-    cwd: REPO,
-    env: {
-      PORT: String(appPort),
-      HOST: "127.0.0.1",
-      DATABASE_URL: `file:${join(dir, "app.db")}`,
-      LOG_REQUESTS: "false",
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  const server = await startServer();
   const debugPort = freePort();
   const chrome = new Deno.Command(CHROMIUM, {
     args: [
@@ -89,9 +55,8 @@ async function main() {
   }).spawn();
   let failed = false;
   try {
-    const base = `http://127.0.0.1:${appPort}`;
-    await waitFor(`${base}/healthz`, "The server", server);
-    await waitFor(`http://127.0.0.1:${debugPort}/json/version`, "Chromium", chrome);
+    const base = server.url;
+    await waitForOk(`http://127.0.0.1:${debugPort}/json/version`);
     console.log(`Lighthouse ${"(mobile defaults)"} on ${base}\n`);
     console.log("path        perf  a11y  best  seo   CLS");
     for (const path of PATHS) {
@@ -131,8 +96,7 @@ async function main() {
     }
   } finally {
     chrome.kill("SIGTERM");
-    server.kill("SIGTERM");
-    await Promise.allSettled([chrome.status, server.status]);
+    await Promise.allSettled([chrome.status, server.stop()]);
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
   if (failed) {

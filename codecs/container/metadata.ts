@@ -7,18 +7,13 @@
  * encoder; MPF is always dropped because the secondary images it points to
  * are not carried over.
  */
+import type { MetadataReport } from "../../contract/jobs.ts";
 import { resetExifOrientation } from "./exif.ts";
 import { type JpegInfo } from "./inspect.ts";
 import { APP0, type Segment, SOS } from "./jpeg-segments.ts";
 import { classifySegment, METADATA_LABELS, type MetadataKind } from "./metadata-kinds.ts";
 
-export interface MetadataReport {
-  found: string[];
-  kept: string[];
-  removed: string[];
-  /** The EXIF orientation of the input (1-8), applied to the pixels. */
-  orientation: number;
-}
+export type { MetadataReport };
 
 export interface MetadataPlan {
   /** Complete segments (marker, length, payload) to insert after the encoder's header. */

@@ -2,20 +2,12 @@
  * The quality report shown in the Compare panel (definitions in codecs/README.md).
  * All sub-scores are 0-100, higher is better.
  */
+import type { QualityScores } from "../../contract/jobs.ts";
 import { halve, type MeasurePlanes, type Plane } from "./planes.ts";
 import { percentile, ssim } from "./ssim.ts";
 
-export interface QualityReport {
-  /** Mean luma SSIM at the measurement scale (0-1). */
-  ssim: number;
-  /** Perceptual score 0-100 from multi-scale luma SSIM; targets and "auto" use it. */
-  score: number;
-  sharpness: number;
-  colorAccuracy: number;
-  artifacts: number;
-  /** Weighted blend of the four; ≥85 good, ≥70 fair, below poor. */
-  overall: number;
-}
+/** The shape the API serves (contract/jobs.ts), defined once. */
+export type QualityReport = QualityScores;
 
 export type QualityVerdict = "good" | "fair" | "poor";
 

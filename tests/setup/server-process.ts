@@ -12,7 +12,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function freePort(): number {
+export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
   listener.close();
@@ -35,19 +35,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdout: "null",
     stderr: "piped",
   }).spawn();
+  // Drain stderr as it comes (a full pipe would block the server), keeping the tail for errors.
+  let stderrTail = "";
+  const drained = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (stderrTail = (stderrTail + chunk).slice(-8192)) }),
+  ).catch(() => {});
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`The server did not start: ${await new Response(child.stderr).text()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitForOk(`${url}/healthz`);
+  } catch {
+    child.kill();
+    await child.status;
+    throw new Error(`The server did not start: ${stderrTail}`);
   }
   return {
     url,
@@ -55,9 +54,23 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     databaseUrl: `file:${join(dir, "app.db")}`,
     async stop() {
       child.kill("SIGTERM");
-      await child.stderr.cancel();
       await child.status;
+      await drained;
       await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/** Resolves once `url` answers 2xx; throws after `timeoutMs`. */
+export async function waitForOk(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
