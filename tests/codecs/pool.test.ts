@@ -80,13 +80,12 @@ Deno.test("pool runs higher priority first and keeps FIFO among equals", async (
   const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
   try {
     const order: string[] = [];
-    const job = async (label: string, priority: number) => {
-      await pool.compress(await fixture("orientation-1.jpg"), settings(), { priority });
-      order.push(label);
-    };
-    const bytes = await fixture("base.jpg");
-    const first = pool.compress(bytes, settings()); // occupies the worker
-    await Promise.all([first, job("low-1", 0), job("low-2", 0), job("high", 5)]);
+    // Read every input first, so all three are queued while the first job holds the worker.
+    const inputs = await Promise.all([0, 1, 2].map(() => fixture("orientation-1.jpg")));
+    const job = (label: string, priority: number, bytes: Uint8Array) =>
+      pool.compress(bytes, settings(), { priority }).then(() => void order.push(label));
+    const first = pool.compress(await fixture("base.jpg"), settings()); // occupies the worker
+    await Promise.all([first, job("low-1", 0, inputs[0]!), job("low-2", 0, inputs[1]!), job("high", 5, inputs[2]!)]);
     assert.deepEqual(order, ["high", "low-1", "low-2"]);
   } finally {
     await pool.close();
