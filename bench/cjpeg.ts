@@ -18,10 +18,12 @@ export async function cjpeg(bytes: Uint8Array, quality: number): Promise<Uint8Ar
     stdout: "piped",
     stderr: "null",
   }).spawn();
+  // Read while writing: with a big input the pipes fill up and a write-then-read would deadlock.
+  const output = child.output();
   const writer = child.stdin.getWriter();
   await writer.write(bytes);
   await writer.close();
-  const { stdout, success } = await child.output();
+  const { stdout, success } = await output;
   if (!success) throw new Error("cjpeg failed");
   return stdout;
 }

@@ -27,7 +27,7 @@ export interface CodecPoolOptions {
   /**
    * Pixels that may be in work at once across all workers (a lone image always
    * runs). Peak memory is about 100 MB + 29 MB per megapixel in work, so this
-   * bounds the process whatever the pool size. Default 20 MP (≈ 0.7 GB of codec memory).
+   * bounds the process whatever the pool size. Default 24 MP (≈ 0.8 GB of codec memory).
    */
   maxInFlightPixels?: number;
 }
@@ -63,6 +63,8 @@ interface Job {
   priority: number;
   bytes: Uint8Array;
   pixels: number;
+  /** Times a smaller job ran ahead of this one because this one did not fit the pixel budget. */
+  passedOver: number;
   settings: CompressSettings;
   maxPixels: number;
   options: CompressOptions;
@@ -79,6 +81,7 @@ interface Slot {
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 const DEFAULT_MAX_PIXELS = 50_000_000;
+const MAX_PASSES = 4;
 
 /** Internal hooks for tests; not part of codecs/mod.ts. */
 export const poolInternals = new WeakMap<CodecPool, { crashBusyWorker(): void }>();
@@ -88,7 +91,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   const defaultMaxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const recycleAfterJobs = options.recycleAfterJobs ?? 200;
   const recycleAfterPixels = options.recycleAfterPixels ?? 4_000_000;
-  const maxInFlightPixels = options.maxInFlightPixels ?? 20_000_000;
+  const maxInFlightPixels = options.maxInFlightPixels ?? 24_000_000;
   const queue: Job[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
@@ -146,16 +149,29 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
 
   const inFlightPixels = () => slots.reduce((sum, s) => sum + (s.job?.pixels ?? 0), 0);
 
+  /**
+   * The next job to start: the head of the queue, or — while the head would
+   * exceed the pixel budget — the first job behind it that fits, so a worker
+   * does not idle behind a big image. The head is passed over at most
+   * MAX_PASSES times, then it waits for the budget and is never starved.
+   */
+  const nextIndex = (): number => {
+    const head = queue[0];
+    if (!head) return -1;
+    const room = maxInFlightPixels - inFlightPixels();
+    if (!slots.some((s) => s.job) || head.pixels <= room) return 0;
+    if (head.passedOver >= MAX_PASSES) return -1;
+    const index = queue.findIndex((job) => job.pixels <= room);
+    if (index > 0) head.passedOver++;
+    return index;
+  };
+
   const dispatch = () => {
     for (const slot of slots) {
       if (slot.job) continue;
-      const job = queue[0];
-      if (!job) break;
-      // Over the pixel budget the head of the queue waits (no skipping, so big images are not starved).
-      const busy = slots.some((s) => s.job);
-      if (busy && inFlightPixels() + job.pixels > maxInFlightPixels) break;
-      queue.shift();
-      start(slot, job);
+      const index = nextIndex();
+      if (index < 0) break;
+      start(slot, queue.splice(index, 1)[0]!);
     }
     if (closed && queue.length === 0 && slots.every((s) => !s.job)) drained?.();
   };
@@ -214,6 +230,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
           priority: compressOptions.priority ?? 0,
           bytes: owned,
           pixels: 0,
+          passedOver: 0,
           settings,
           maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
           options: compressOptions,

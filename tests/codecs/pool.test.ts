@@ -197,3 +197,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a small job runs ahead of a big one that does not fit the pixel budget yet", async () => {
+  // orientation-1.jpg is 3,072 pixels, base.jpg 12,288: with 6,500 in budget, two small ones fit, the big one waits.
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10, maxInFlightPixels: 6_500 });
+  try {
+    const [small1, big, small2] = [
+      await fixture("orientation-1.jpg"),
+      await fixture("base.jpg"),
+      await fixture("orientation-1.jpg"),
+    ];
+    const order: string[] = [];
+    const jobs = [
+      pool.compress(small1, settings()).then(() => order.push("small-1")),
+      pool.compress(big, settings()).then(() => order.push("big")),
+      pool.compress(small2, settings()).then(() => order.push("small-2")),
+    ];
+    assert.deepEqual(
+      pool.stats(),
+      { size: 2, busy: 2, queued: 1 },
+      "the second small job did not wait behind the big one",
+    );
+    await Promise.all(jobs);
+    assert.equal(order.at(-1), "big", "the big job still ran");
+  } finally {
+    await pool.close();
+  }
+});

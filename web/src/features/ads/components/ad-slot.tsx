@@ -76,7 +76,7 @@ export function AdSlot({ placement }: { placement: AdPlacement }) {
         SIZES[placement],
       )}
     >
-      <span className="pointer-events-none absolute right-2 top-1 z-10 text-[10px] uppercase tracking-wide text-slate-500">
+      <span className="pointer-events-none absolute right-2 top-1 z-10 text-[11px] uppercase tracking-wide text-slate-700">
         Advertisement
       </span>
       {ready && (
