@@ -15,3 +15,8 @@ export async function peakRssMb(): Promise<number> {
   const status = await Deno.readTextFile("/proc/self/status");
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
+
+/** Starts a new peak-RSS window (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
+export async function resetPeakRss(): Promise<void> {
+  await Deno.writeTextFile("/proc/self/clear_refs", "5");
+}
