@@ -5,6 +5,7 @@ import { paths } from "../../../../contract/routes.ts";
 import { useUser } from "../../features/auth/api/get-user.ts";
 import { useLogout } from "../../features/auth/api/logout.ts";
 import { Button } from "../ui/button.tsx";
+import { MenuToggle } from "./menu-toggle.tsx";
 
 const LINKS = [
   { href: paths.articles, label: "Articles" },
@@ -48,16 +49,7 @@ export function AppHeader() {
           ))}
         </nav>
         <div className="hidden items-center gap-3 md:flex">{account}</div>
-        <button
-          type="button"
-          className="rounded-md p-2 md:hidden"
-          aria-label={open ? "Close menu" : "Open menu"}
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          onClick={() => setOpen(!open)}
-        >
-          <span aria-hidden="true" className="block text-xl">{open ? "✕" : "☰"}</span>
-        </button>
+        <MenuToggle open={open} controls="mobile-menu" onToggle={() => setOpen(!open)} />
       </div>
       {open && (
         <div id="mobile-menu" className="space-y-3 border-t border-slate-200 px-4 py-3 md:hidden">

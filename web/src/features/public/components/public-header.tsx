@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { useUser } from "../../auth/api/get-user.ts";
+import { MenuToggle } from "../../../components/layout/menu-toggle.tsx";
 
 const LINKS = [
   { href: paths.articles, label: "Articles" },
@@ -39,16 +40,7 @@ export function PublicHeader() {
           ))}
           {action}
         </nav>
-        <button
-          type="button"
-          className="rounded-md p-2 text-slate-700 md:hidden"
-          aria-label={open ? "Close menu" : "Open menu"}
-          aria-expanded={open}
-          aria-controls="public-mobile-menu"
-          onClick={() => setOpen(!open)}
-        >
-          <span aria-hidden="true" className="block h-6 w-6 text-xl leading-6">{open ? "✕" : "☰"}</span>
-        </button>
+        <MenuToggle open={open} controls="public-mobile-menu" onToggle={() => setOpen(!open)} />
       </div>
       {open && (
         <nav

@@ -2,11 +2,12 @@ import type { Job } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { sessionStats } from "../lib/session-stats.ts";
+import { StatGrid, type StatRow } from "./stat-grid.tsx";
 
 /** Spec §3's session stats, derived from the jobs on the page. */
 export function SessionStatsCard({ jobs }: { jobs: Job[] }) {
   const s = sessionStats(jobs);
-  const rows: [string, string, string][] = [
+  const rows: StatRow[] = [
     ["Total files", String(s.totalFiles), "stat-total"],
     ["Completed", String(s.completed), "stat-completed"],
     ["Original size", formatBytes(s.originalSize), "stat-original"],
@@ -18,14 +19,7 @@ export function SessionStatsCard({ jobs }: { jobs: Job[] }) {
         <CardTitle>Session Stats</CardTitle>
       </CardHeader>
       <CardContent>
-        <dl className="grid grid-cols-2 gap-3 text-sm">
-          {rows.map(([label, value, id]) => (
-            <div key={id}>
-              <dt className="text-xs text-slate-500">{label}</dt>
-              <dd className="font-semibold tabular-nums" data-testid={id}>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <StatGrid rows={rows} />
       </CardContent>
     </Card>
   );
