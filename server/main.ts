@@ -4,6 +4,7 @@ import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
+import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { ByteStore } from "./services/compression/byte-store.ts";
@@ -51,6 +52,7 @@ async function main() {
   const orphans = await compression.recoverAfterRestart();
   if (orphans > 0) console.log(`Marked ${orphans} job(s) left unfinished by the previous process as failed`);
   const sweeper = setInterval(() => void compression.sweepExpired().catch(console.error), 15_000);
+  const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
@@ -77,6 +79,7 @@ async function main() {
     stopping = true;
     console.log(`${signal}: draining running jobs, then shutting down`);
     clearInterval(sweeper);
+    clearInterval(sessionSweeper);
     await compression.drain(DRAIN_MS);
     await server.shutdown();
     await compressor.close();

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
@@ -43,6 +43,11 @@ export function findBatch(db: Db, id: string): Promise<BatchRow | undefined> {
   return db.query.batches.findFirst({ where: eq(batches.id, id) });
 }
 
+export function findBatches(db: Db, ids: string[]): Promise<BatchRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select().from(batches).where(inArray(batches.id, ids));
+}
+
 export function listBatchesForUser(db: Db, userId: number, limit = 100): Promise<BatchRow[]> {
   return db.select().from(batches).where(eq(batches.userId, userId)).orderBy(desc(batches.createdAt)).limit(limit);
 }
@@ -63,15 +68,4 @@ export function unfinishedJobs(db: Db): Promise<JobRow[]> {
 /** Completed jobs whose bytes a previous process held: they are gone now. */
 export async function markAllCompletedExpired(db: Db): Promise<void> {
   await db.update(jobs).set({ expired: true }).where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
-}
-
-export async function failUnfinishedBatches(db: Db): Promise<void> {
-  await db.update(batches).set({ status: "error" })
-    .where(inArray(batches.status, ["pending", "processing", "paused"]));
-}
-
-export async function countJobsByStatus(db: Db, batchId: string): Promise<Record<string, number>> {
-  const rows = await db.select({ status: jobs.status, n: sql<number>`count(*)` }).from(jobs)
-    .where(eq(jobs.batchId, batchId)).groupBy(jobs.status);
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }

@@ -2,7 +2,13 @@ import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import type { Db } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
-import { deleteSession, extendSession, findSessionWithUser, insertSession } from "../../db/queries/sessions.ts";
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  extendSession,
+  findSessionWithUser,
+  insertSession,
+} from "../../db/queries/sessions.ts";
 
 export const SESSION_COOKIE = "session";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,4 +54,9 @@ export async function validateSession(db: Db, token: string, now = new Date()): 
 
 export function invalidateSession(db: Db, token: string): Promise<void> {
   return deleteSession(db, sessionIdOf(token));
+}
+
+/** Removes sessions nobody presented before they expired (those presented are removed on sight). */
+export function purgeExpiredSessions(db: Db, now = new Date()): Promise<void> {
+  return deleteExpiredSessions(db, now);
 }

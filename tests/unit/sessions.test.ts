@@ -48,3 +48,16 @@ Deno.test("a session lasts 30 days and slides forward when used in its second ha
   assert.equal((await db.query.sessions.findMany()).length, 0, "an expired session is deleted");
   close();
 });
+
+Deno.test("purgeExpiredSessions deletes expired sessions and keeps live ones", async () => {
+  const { purgeExpiredSessions } = await import("../../server/services/sessions.ts");
+  const { db, userId, close } = await withUser();
+  const start = new Date("2026-01-01T00:00:00Z");
+  await createSession(db, userId, start);
+  const live = await createSession(db, userId, new Date(start.getTime() + 20 * DAY));
+  await purgeExpiredSessions(db, new Date(start.getTime() + 31 * DAY));
+  const rows = await db.query.sessions.findMany();
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.expiresAt.getTime(), live.expiresAt.getTime());
+  close();
+});

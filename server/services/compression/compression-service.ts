@@ -3,7 +3,15 @@
  * an atomic quota, the scheduler feeding the codec pool, batch controls,
  * in-memory retention, and recovery after a restart.
  */
-import type { Batch, CompressResponse, Job, JobStatus, QueueStatus, Usage } from "../../../contract/jobs.ts";
+import {
+  type Batch,
+  type CompressResponse,
+  downloadName,
+  type Job,
+  type JobStatus,
+  type QueueStatus,
+  type Usage,
+} from "../../../contract/jobs.ts";
 import { DEFAULT_MAX_CONCURRENT, MB, type PlanLimits, PLANS } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
 import type { CompressSettings } from "../../../contract/settings.ts";
@@ -11,12 +19,12 @@ import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { addUsage, refundQuota, reserveQuota, usedOn } from "../../../db/queries/usage.ts";
+import { findUserById } from "../../../db/queries/users.ts";
 import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
 import { ApiError } from "../../http-error.ts";
 import { deriveBatchStatus } from "./batch-status.ts";
 import type { ByteStore, StoredFile } from "./byte-store.ts";
 import type { Compressor } from "./compressor.ts";
-import { downloadName } from "./content-disposition.ts";
 import { nextUtcMidnight, utcDay } from "./quota-day.ts";
 import { type QueuedJob, Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
@@ -46,6 +54,9 @@ export interface FileDownload {
 const HEAD_BYTES = 512 * 1024;
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+/** The format actually served: a kept original is a JPEG even when WebP was asked for. */
+const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/webp" ? "webp" : "jpeg";
 
 export class CompressionService {
   readonly scheduler: Scheduler;
@@ -215,7 +226,7 @@ export class CompressionService {
     this.#progress.set(row.id, 0);
     await this.#refreshBatch(batch.id);
     const settings = batchSettings(batch);
-    const user = await this.#db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, row.userId) });
+    const user = await findUserById(this.#db, row.userId);
     const plan = user ? planOf(user, this.#now()) : PLANS.free;
     try {
       // The pool takes (detaches) the buffer it gets: it gets a fresh copy of the stored original.
@@ -236,7 +247,7 @@ export class CompressionService {
         progress: 100,
         compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
         quality: outcome.chosenQuality ?? settings.quality,
-        format: result.mimeType === "image/webp" ? "webp" : "jpeg",
+        format: formatOf(result),
         width: outcome.width,
         height: outcome.height,
         keptOriginal: outcome.keptOriginal,
@@ -302,12 +313,9 @@ export class CompressionService {
 
   async listJobs(userId: number): Promise<Job[]> {
     const rows = await q.listJobsForUser(this.#db, userId);
-    const batchIds = [...new Set(rows.map((r) => r.batchId))];
-    const settings = new Map<string, CompressSettings>();
-    for (const id of batchIds) {
-      const b = await q.findBatch(this.#db, id);
-      if (b) settings.set(id, batchSettings(b));
-    }
+    // One query for every batch's settings: this runs on every poll.
+    const batches = await q.findBatches(this.#db, [...new Set(rows.map((r) => r.batchId))]);
+    const settings = new Map(batches.map((b) => [b.id, batchSettings(b)]));
     return rows.map((r) => this.#view(r, settings));
   }
 
@@ -333,12 +341,18 @@ export class CompressionService {
   async download(userId: number, jobId: string): Promise<FileDownload> {
     const row = await this.#ownedJob(userId, jobId);
     if (row.status !== "completed") throw new ApiError(409, "The job has not completed yet");
-    const result = this.#isExpired(row) ? null : this.#store.result(row.id);
-    if (!result) {
+    const file = this.#resultFile(row);
+    if (!file) {
       throw new ApiError(410, "This result has expired and was deleted from memory; please upload the image again");
     }
-    const format = result.mimeType === "image/webp" ? "webp" : "jpeg";
-    return { data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, format) };
+    return file;
+  }
+
+  /** A completed job's result under its download name, or null once its bytes are gone. */
+  #resultFile(row: JobRow): FileDownload | null {
+    const result = this.#isExpired(row) ? null : this.#store.result(row.id);
+    if (!result) return null;
+    return { data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, formatOf(result)) };
   }
 
   async preview(userId: number, jobId: string): Promise<FileDownload> {
@@ -352,11 +366,8 @@ export class CompressionService {
     const batch = await this.#ownedBatch(userId, batchId);
     const files: FileDownload[] = [];
     for (const row of await q.jobsOfBatch(this.#db, batch.id)) {
-      if (row.status !== "completed" || this.#isExpired(row)) continue;
-      const result = this.#store.result(row.id);
-      if (!result) continue;
-      const format = result.mimeType === "image/webp" ? "webp" : "jpeg";
-      files.push({ data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, format) });
+      const file = row.status === "completed" ? this.#resultFile(row) : null;
+      if (file) files.push(file);
     }
     if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
     return { name: batch.name.replace(/\.(jpe?g)$/i, ""), files };

@@ -1,9 +1,3 @@
-/** The download name: the original's base name with the output's extension. */
-export function downloadName(filename: string, format: "jpeg" | "webp"): string {
-  const base = filename.replace(/\.(jpe?g|jfif)$/i, "") || "image";
-  return `${base}.${format === "webp" ? "webp" : "jpg"}`;
-}
-
 /**
  * RFC 6266: an ASCII fallback (quotes, backslashes and control characters
  * replaced) plus the exact name as UTF-8 in `filename*`.

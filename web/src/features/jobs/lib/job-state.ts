@@ -1,4 +1,4 @@
-import type { Job } from "../../../../../contract/jobs.ts";
+import { downloadName as nameFor, type Job } from "../../../../../contract/jobs.ts";
 
 /** Work the server has not finished yet: while any exists, the page polls. */
 export const isInFlight = (job: Pick<Job, "status">): boolean =>
@@ -8,8 +8,4 @@ export const isDownloadable = (job: Pick<Job, "status" | "expired">): boolean =>
   job.status === "completed" && !job.expired;
 
 /** The name a result is saved under: the original base name, `.webp` when converted. */
-export function downloadName(job: Pick<Job, "filename" | "format">): string {
-  if (job.format !== "webp") return job.filename;
-  const dot = job.filename.lastIndexOf(".");
-  return `${dot > 0 ? job.filename.slice(0, dot) : job.filename}.webp`;
-}
+export const downloadName = (job: Pick<Job, "filename" | "format">): string => nameFor(job.filename, job.format);
