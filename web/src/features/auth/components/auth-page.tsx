@@ -5,8 +5,7 @@ import { paths, safeReturnPath } from "../../../../../contract/routes.ts";
 import { messageOf } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
-import { Input } from "../../../components/ui/input.tsx";
-import { Label } from "../../../components/ui/label.tsx";
+import { FormField } from "../../../components/ui/form-field.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { useUser } from "../api/get-user.ts";
@@ -22,17 +21,6 @@ const MISSING = {
 function useReturnPath(): string {
   const search = useSearch();
   return safeReturnPath(new URLSearchParams(search).get("returnUrl")) ?? paths.home;
-}
-
-function Field(props: { id: string; label: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const { id, label, hint, ...input } = props;
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
-      {hint && <p id={`${id}-hint`} className="text-xs text-slate-500">{hint}</p>}
-    </div>
-  );
 }
 
 function SignInForm({ onDone }: { onDone: () => void }) {
@@ -57,7 +45,7 @@ function SignInForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <Field
+      <FormField
         id="login-username"
         name="username"
         label="Username"
@@ -65,7 +53,7 @@ function SignInForm({ onDone }: { onDone: () => void }) {
         value={username}
         onChange={(e) => setUsername(e.target.value)}
       />
-      <Field
+      <FormField
         id="login-password"
         name="password"
         label="Password"
@@ -105,7 +93,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <div className="grid grid-cols-2 gap-3">
-        <Field
+        <FormField
           id="register-first"
           name="firstName"
           label="First name"
@@ -113,7 +101,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
           value={form.firstName}
           onChange={set("firstName")}
         />
-        <Field
+        <FormField
           id="register-last"
           name="lastName"
           label="Last name"
@@ -122,7 +110,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
           onChange={set("lastName")}
         />
       </div>
-      <Field
+      <FormField
         id="register-username"
         name="username"
         label="Username"
@@ -131,7 +119,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
         value={form.username}
         onChange={set("username")}
       />
-      <Field
+      <FormField
         id="register-email"
         name="email"
         type="email"
@@ -140,7 +128,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
         value={form.email}
         onChange={set("email")}
       />
-      <Field
+      <FormField
         id="register-password"
         name="password"
         type="password"

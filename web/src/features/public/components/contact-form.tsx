@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { CONTACT_LIMITS, CONTACT_SUCCESS, type ContactInput } from "../../../../../contract/contact.ts";
 import { messageOf } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Input } from "../../../components/ui/input.tsx";
+import { FormField } from "../../../components/ui/form-field.tsx";
 import { Label } from "../../../components/ui/label.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { useSendContactMessage } from "../api/send-contact.ts";
@@ -73,52 +73,40 @@ export function ContactForm() {
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label="Contact form">
       <div className="grid gap-5 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <Label htmlFor="contact-name">Name</Label>
-          <Input
-            id="contact-name"
-            name="name"
-            autoComplete="name"
-            required
-            maxLength={CONTACT_LIMITS.name}
-            value={values.name}
-            onChange={set("name")}
-            aria-invalid={Boolean(errors.name)}
-            aria-describedby={describedBy("name")}
-          />
-          {error("name")}
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="contact-email">Email</Label>
-          <Input
-            id="contact-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={CONTACT_LIMITS.email}
-            value={values.email}
-            onChange={set("email")}
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby={describedBy("email")}
-          />
-          {error("email")}
-        </div>
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="contact-subject">Subject</Label>
-        <Input
-          id="contact-subject"
-          name="subject"
+        <FormField
+          id="contact-name"
+          name="name"
+          label="Name"
+          autoComplete="name"
           required
-          maxLength={CONTACT_LIMITS.subject}
-          value={values.subject}
-          onChange={set("subject")}
-          aria-invalid={Boolean(errors.subject)}
-          aria-describedby={describedBy("subject")}
+          maxLength={CONTACT_LIMITS.name}
+          value={values.name}
+          onChange={set("name")}
+          error={errors.name}
         />
-        {error("subject")}
+        <FormField
+          id="contact-email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={CONTACT_LIMITS.email}
+          value={values.email}
+          onChange={set("email")}
+          error={errors.email}
+        />
       </div>
+      <FormField
+        id="contact-subject"
+        name="subject"
+        label="Subject"
+        required
+        maxLength={CONTACT_LIMITS.subject}
+        value={values.subject}
+        onChange={set("subject")}
+        error={errors.subject}
+      />
       <div className="space-y-1.5">
         <Label htmlFor="contact-message">Message</Label>
         <textarea
