@@ -3,6 +3,7 @@
  * (which validates uploads with these schemas) and the web app.
  */
 import { z } from "zod";
+import { DEFAULT_MAX_CONCURRENT } from "./plans.ts";
 
 export const OUTPUT_FORMATS = ["jpeg", "webp"] as const;
 export const MODES = ["speed", "balanced", "quality"] as const;
@@ -45,4 +46,19 @@ export const DEFAULT_SETTINGS: CompressSettings = {
   stripMetadata: true,
   chromaSubsampling: "4:2:0",
   target: null,
+};
+
+/** Compression settings plus the batch options: what the server remembers per user. */
+export const savedSettingsSchema = compressSettingsSchema.extend({
+  priority: z.enum(BATCH_PRIORITIES),
+  maxConcurrent: z.number().int().min(1).max(10),
+  pauseOnError: z.boolean(),
+});
+export type SavedSettings = z.infer<typeof savedSettingsSchema>;
+
+export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
+  ...DEFAULT_SETTINGS,
+  priority: "normal",
+  maxConcurrent: DEFAULT_MAX_CONCURRENT,
+  pauseOnError: false,
 };

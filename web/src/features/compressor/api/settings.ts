@@ -1,13 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { BatchPriority, CompressSettings } from "../../../../../contract/settings.ts";
+import type { SavedSettings } from "../../../../../contract/settings.ts";
 import { apiJson } from "../../../api/client.ts";
 
-/** Compression settings plus the batch options, remembered per user by the server. */
-export type SavedSettings = CompressSettings & {
-  priority: BatchPriority;
-  maxConcurrent: number;
-  pauseOnError: boolean;
-};
+export type { SavedSettings };
 
 export const SETTINGS_QUERY_KEY = ["/api/settings"] as const;
 

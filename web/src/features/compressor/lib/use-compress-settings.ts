@@ -1,14 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { DEFAULT_MAX_CONCURRENT } from "../../../../../contract/plans.ts";
-import { DEFAULT_SETTINGS } from "../../../../../contract/settings.ts";
+import { DEFAULT_SAVED_SETTINGS } from "../../../../../contract/settings.ts";
 import { type SavedSettings, useSettings, useUpdateSettings } from "../api/settings.ts";
-
-export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
-  ...DEFAULT_SETTINGS,
-  priority: "normal",
-  maxConcurrent: DEFAULT_MAX_CONCURRENT,
-  pauseOnError: false,
-};
 
 /** Quiet time after the last change before the settings are saved. */
 const SAVE_DELAY_MS = 600;
