@@ -68,7 +68,12 @@ function percentile(values: number[], p: number): number {
 }
 
 /** Upload → completed → download of the whole corpus through HTTP. */
-export async function httpThroughput(corpus: CorpusImage[], workers: number, rawImagesPerSecond: number) {
+export async function httpThroughput(
+  corpus: CorpusImage[],
+  workers: number,
+  rawImagesPerSecond: number,
+  rawAtServerBudget: number,
+) {
   const server = await startServer({ WORKERS: String(workers) });
   try {
     const client = await premiumClient(server, "bench-throughput");
@@ -80,6 +85,7 @@ export async function httpThroughput(corpus: CorpusImage[], workers: number, raw
     const rate = corpus.length / seconds;
     figure(`http_end_to_end_throughput_${workers}_workers`, rate, "images/s");
     figure("http_throughput_vs_raw_pool", rate / rawImagesPerSecond, "ratio (target >= 0.9)");
+    figure("http_throughput_vs_raw_pool_at_server_budget", rate / rawAtServerBudget, "ratio (the API's own overhead)");
   } finally {
     await server.stop();
   }

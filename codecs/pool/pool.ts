@@ -9,7 +9,9 @@ import type { CompressSettings } from "../../contract/settings.ts";
 import { peekJpegSize } from "../container/inspect.ts";
 import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, ProgressCallback } from "../types.ts";
+import { returnFreedMemory } from "./libc.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
+import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 
 export interface CodecPoolOptions {
   /** Number of workers (DESIGN: `WORKERS`, default the CPU count). */
@@ -26,8 +28,10 @@ export interface CodecPoolOptions {
   recycleAfterPixels?: number;
   /**
    * Pixels that may be in work at once across all workers (a lone image always
-   * runs). Peak memory is about 100 MB + 29 MB per megapixel in work, so this
-   * bounds the process whatever the pool size. Default 24 MP (≈ 0.8 GB of codec memory).
+   * runs). A job's peak is about 100 MB + 23-29 MB per megapixel, so this
+   * bounds the process whatever the pool size. Default 40 MP: the corpus's two
+   * largest photos (20.4 + 18.3 MP) run side by side, measured at 1.1 GB peak
+   * for the whole 2-worker run (docs/decisions/008-codec-workers-off-main-thread.md).
    */
   maxInFlightPixels?: number;
 }
@@ -74,12 +78,11 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: CodecWorker;
   job: Job | null;
   jobsDone: number;
 }
 
-const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 const DEFAULT_MAX_PIXELS = 50_000_000;
 const MAX_PASSES = 4;
 
@@ -91,22 +94,25 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   const defaultMaxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const recycleAfterJobs = options.recycleAfterJobs ?? 200;
   const recycleAfterPixels = options.recycleAfterPixels ?? 4_000_000;
-  const maxInFlightPixels = options.maxInFlightPixels ?? 24_000_000;
+  const maxInFlightPixels = options.maxInFlightPixels ?? 40_000_000;
   const queue: Job[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
   let drained: (() => void) | null = null;
 
+  // Workers are started off this thread, with one spare each, so recycling never stalls the server.
+  const host = createWorkerHost(options.size);
+
   const startWorker = (slot: Slot) => {
-    const worker = new Worker(WORKER_URL, { type: "module" });
-    worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(slot, event.data);
-    worker.onerror = (event) => {
-      event.preventDefault(); // a crash fails its own job, never the process
-      replace(slot);
-      finish(slot, new CodecError("worker_crashed", "The codec worker crashed while processing the image"));
-    };
-    slot.worker = worker;
+    slot.worker = host.spawn({
+      onMessage: (message) => onMessage(slot, message),
+      // A crash fails its own job, never the process.
+      onCrash: () => {
+        startWorker(slot);
+        finish(slot, new CodecError("worker_crashed", "The codec worker crashed while processing the image"));
+      },
+    });
     slot.jobsDone = 0;
   };
 
@@ -118,8 +124,6 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
 
   /** Terminating is the only way to stop a running WASM call; it also frees the grown heap. */
   const replace = (slot: Slot) => {
-    slot.worker.onmessage = null;
-    slot.worker.onerror = null;
     slot.worker.terminate();
     startWorker(slot);
   };
@@ -271,18 +275,14 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       return new Promise<void>((resolve) => {
         drained = () => {
           drained = null;
-          for (const slot of slots) {
-            slot.worker.onmessage = null;
-            slot.worker.onerror = null;
-            slot.worker.terminate();
-          }
-          resolve();
+          host.close().then(resolve);
         };
         dispatch();
       });
     },
   };
 
+  returnFreedMemory();
   for (let i = 0; i < options.size; i++) slots.push(spawn());
   poolInternals.set(pool, {
     crashBusyWorker() {

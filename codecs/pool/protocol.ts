@@ -13,3 +13,22 @@ export type FromWorker =
   | { type: "result"; id: number; result: CompressResult }
   /** `recycle`: the WASM instance may be inconsistent after this error; replace the worker. */
   | { type: "error"; id: number; error: CodecErrorData; recycle: boolean };
+
+/** Messages between the pool and the host worker that starts and stops codec workers. */
+export type ToHost =
+  /** Keep this many workers started ahead, ready for a port. */
+  | { type: "spares"; count: number }
+  /** Start a codec worker that talks to the pool over `port`. */
+  | { type: "spawn"; id: number; port: MessagePort }
+  | { type: "terminate"; id: number }
+  /** Terminate every codec worker, then answer `closed`. */
+  | { type: "close" };
+
+export type FromHost =
+  /** The codec worker threw an uncaught error and has been terminated. */
+  | { type: "crashed"; id: number }
+  | { type: "closed" };
+
+/** The host's messages to a codec worker: `warm` on start, `connect` when it is taken into service. */
+export type WarmWorker = { type: "warm" };
+export type ConnectWorker = { type: "connect"; port: MessagePort };

@@ -1,33 +1,40 @@
 /// <reference lib="deno.worker" />
-/** Codec worker entry: one job at a time; WASM modules are compiled on first use and reused. */
+/**
+ * Codec worker entry: one job at a time; WASM modules are compiled on first
+ * use and reused. Started by host-worker.ts, it talks to the pool over the
+ * MessagePort it is given first.
+ */
 import { toCodecErrorData } from "../errors.ts";
 import { compressImage } from "../pipeline/compress.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
-import { lowerThreadPriority } from "./lower-priority.ts";
+import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
+import { lowerThreadPriority } from "./libc.ts";
 
 lowerThreadPriority();
 
-const post = (message: FromWorker, transfer: Transferable[] = []) => self.postMessage(message, transfer);
-
-self.onmessage = async (event: MessageEvent<ToWorker>) => {
-  const message = event.data;
-  if (message.type === "crash") {
-    setTimeout(() => {
-      throw new Error("Deliberate crash for a test");
-    });
-    return;
-  }
-  const { id, bytes, settings, maxPixels } = message;
-  try {
-    const result = await compressImage(
-      new AbortController().signal, // the pool aborts by terminating this worker
-      { bytes, settings, maxPixels },
-      (stage, percent) => post({ type: "progress", id, stage, percent }),
-    );
-    post({ type: "result", id, result }, [result.bytes.buffer as ArrayBuffer]);
-  } catch (error) {
-    const data = toCodecErrorData(error);
-    // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.
-    post({ type: "error", id, error: data, recycle: data.code === "corrupt_image" });
-  }
+self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
+  if (event.data.type === "warm") return;
+  const port = event.data.port;
+  const post = (message: FromWorker, transfer: Transferable[] = []) => port.postMessage(message, transfer);
+  port.onmessage = async (event: MessageEvent<ToWorker>) => {
+    const message = event.data;
+    if (message.type === "crash") {
+      setTimeout(() => {
+        throw new Error("Deliberate crash for a test");
+      });
+      return;
+    }
+    const { id, bytes, settings, maxPixels } = message;
+    try {
+      const result = await compressImage(
+        new AbortController().signal, // the pool aborts by terminating this worker
+        { bytes, settings, maxPixels },
+        (stage, percent) => post({ type: "progress", id, stage, percent }),
+      );
+      post({ type: "result", id, result }, [result.bytes.buffer as ArrayBuffer]);
+    } catch (error) {
+      const data = toCodecErrorData(error);
+      // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.
+      post({ type: "error", id, error: data, recycle: data.code === "corrupt_image" });
+    }
+  };
 };

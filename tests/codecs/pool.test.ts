@@ -138,13 +138,24 @@ Deno.test("a crash in one worker fails only its job", async () => {
   }
 });
 
-Deno.test("pool recycles a worker after N jobs and keeps working", async () => {
+Deno.test("pool recycles a worker after N jobs and keeps working, starting workers off the calling thread", async () => {
+  // `new Worker()` blocks its caller while the new runtime is built: only the host worker may be made here.
+  const NativeWorker = globalThis.Worker;
+  let madeHere = 0;
+  globalThis.Worker = class extends NativeWorker {
+    constructor(...args: ConstructorParameters<typeof Worker>) {
+      super(...args);
+      madeHere++;
+    }
+  };
   const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10, recycleAfterJobs: 1 });
   try {
     for (let i = 0; i < 3; i++) {
       assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
     }
+    assert.equal(madeHere, 1);
   } finally {
+    globalThis.Worker = NativeWorker;
     await pool.close();
   }
 });
