@@ -27,6 +27,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
   });
   return {
     size: workers,
+    pixelBudget: SERVER_IN_FLIGHT_PIXELS,
     async compress(bytes, settings, call) {
       const r = await pool.compress(bytes, settings, {
         signal: call.signal,

@@ -76,7 +76,11 @@ export class CompressionService {
     this.#store = opts.store;
     this.#ttlMs = opts.resultTtlMs;
     this.#now = opts.now ?? Date.now;
-    this.scheduler = new Scheduler(opts.compressor.size, (job, signal) => this.#run(job, signal));
+    this.scheduler = new Scheduler(
+      opts.compressor.size,
+      (job, signal) => this.#run(job, signal),
+      opts.compressor.pixelBudget,
+    );
   }
 
   // ---- admission -------------------------------------------------------------
@@ -104,8 +108,9 @@ export class CompressionService {
         );
       }
     }
+    const pixels: number[] = [];
     for (const file of files) {
-      this.#checkContent(file.name, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan);
+      pixels.push(this.#checkContent(file.name, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan));
     }
 
     const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -177,8 +182,9 @@ export class CompressionService {
     jobRows.forEach((row, i) => this.#store.putOriginal(row.id, { data: files[i]!, mimeType: "image/jpeg" }));
 
     const userLimit = plan.fixedConcurrency ?? form.maxConcurrent;
-    this.scheduler.enqueue(jobRows.map((row) => ({
+    this.scheduler.enqueue(jobRows.map((row, i) => ({
       jobId: row.id,
+      pixels: pixels[i]!,
       userId: user.id,
       batchId,
       planPriority: plan.priority,
@@ -193,8 +199,9 @@ export class CompressionService {
   /**
    * Refuses what is not a JPEG (magic bytes) or is over the pixel limit, from the
    * file's head. A corrupt JPEG is not refused: it fails as its own job.
+   * Returns the pixel count from the header (0 when the header is unreadable).
    */
-  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): void {
+  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): number {
     if (sniffFormat(head) !== "jpeg") {
       try {
         inspectJpeg(head);
@@ -211,6 +218,7 @@ export class CompressionService {
         `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${plan.maxPixels / 1e6} MP`,
       );
     }
+    return size ? size.width * size.height : 0;
   }
 
   // ---- running -----------------------------------------------------------------

@@ -27,6 +27,11 @@ export interface CompressCall {
 export interface Compressor {
   /** How many images it works on at once (the scheduler dispatches this many). */
   readonly size: number;
+  /**
+   * Pixels it may work on at once (memory); the scheduler keeps within it, so a
+   * job that does not fit never occupies a worker slot. Absent: no limit.
+   */
+  readonly pixelBudget?: number;
   compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 /**
  * Picks the next job (DESIGN §5): premium before free, then the batch's
- * priority, then round-robin across users, within each user's concurrency.
- * The pool only ever sees as many jobs as it has workers, so these decisions
- * are made here and not by the pool's FIFO.
+ * priority, then round-robin across users, within each user's concurrency
+ * and the compressor's pixel budget. The pool only ever sees as many jobs as
+ * it has workers, so these decisions are made here and not by the pool's FIFO.
  */
 export interface QueuedJob {
   jobId: string;
@@ -16,7 +16,16 @@ export interface QueuedJob {
   userLimit: number;
   /** Admission order: FIFO within a user. */
   order: number;
+  /** Width × height from the header (0 if unreadable). */
+  pixels: number;
 }
+
+/**
+ * Times the first job in line may be passed over by smaller ones while it
+ * waits for the pixel budget; then it waits alone and is never starved.
+ * The codec pool applies the same rule to its own queue.
+ */
+const MAX_PASSES = 4;
 
 export type RunJob = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
 
@@ -28,8 +37,9 @@ export class Scheduler {
   #tick = 0;
   #order = 0;
   #closed = false;
+  #passedOver = new Map<string, number>();
 
-  constructor(private slots: number, private run: RunJob) {}
+  constructor(private slots: number, private run: RunJob, private pixelBudget = Infinity) {}
 
   nextOrder(): number {
     return ++this.#order;
@@ -71,6 +81,7 @@ export class Scheduler {
   dropQueued(pred: (job: QueuedJob) => boolean): string[] {
     const dropped = this.#queue.filter(pred).map((j) => j.jobId);
     this.#queue = this.#queue.filter((j) => !pred(j));
+    for (const id of dropped) this.#passedOver.delete(id);
     return dropped;
   }
 
@@ -89,15 +100,36 @@ export class Scheduler {
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs))]);
   }
 
-  #pick(): number {
+  #pick(fits: (job: QueuedJob) => boolean = () => true): number {
     let best = -1;
     for (let i = 0; i < this.#queue.length; i++) {
       const job = this.#queue[i]!;
       if (this.#pausedBatches.has(job.batchId)) continue;
       if (this.runningFor(job.userId) >= job.userLimit) continue;
+      if (!fits(job)) continue;
       if (best === -1 || this.#before(job, this.#queue[best]!)) best = i;
     }
     return best;
+  }
+
+  /**
+   * The first job in line, or — while it would exceed the pixel budget — the
+   * best job behind it that fits, so a worker does not idle behind a big image.
+   * An image alone always runs.
+   */
+  #next(): number {
+    const first = this.#pick();
+    if (first === -1 || this.#running.size === 0) return first;
+    let inFlight = 0;
+    for (const { job } of this.#running.values()) inFlight += job.pixels;
+    const room = this.pixelBudget - inFlight;
+    const head = this.#queue[first]!;
+    if (head.pixels <= room) return first;
+    const passes = this.#passedOver.get(head.jobId) ?? 0;
+    if (passes >= MAX_PASSES) return -1;
+    const other = this.#pick((job) => job.pixels <= room);
+    if (other !== -1) this.#passedOver.set(head.jobId, passes + 1);
+    return other;
   }
 
   #before(a: QueuedJob, b: QueuedJob): boolean {
@@ -112,9 +144,10 @@ export class Scheduler {
 
   #dispatch(): void {
     while (!this.#closed && this.#running.size < this.slots) {
-      const index = this.#pick();
+      const index = this.#next();
       if (index === -1) return;
       const [job] = this.#queue.splice(index, 1);
+      this.#passedOver.delete(job!.jobId);
       this.#start(job!);
     }
   }
