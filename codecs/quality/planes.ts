@@ -91,19 +91,37 @@ const LINEAR = Float32Array.from({ length: 256 }, (_, c) => {
 function toLab(rgb: Float32Array): MeasurePlanes["lab"] {
   const n = rgb.length / 3;
   const l = new Float32Array(n), a = new Float32Array(n), b = new Float32Array(n);
-  const lin = (c: number) => LINEAR[Math.round(c)]!;
-  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
   for (let i = 0; i < n; i++) {
-    const r = lin(rgb[i * 3]!), g = lin(rgb[i * 3 + 1]!), bl = lin(rgb[i * 3 + 2]!);
+    const r = LINEAR[Math.round(rgb[i * 3]!)]!, g = LINEAR[Math.round(rgb[i * 3 + 1]!)]!;
+    const bl = LINEAR[Math.round(rgb[i * 3 + 2]!)]!;
     // sRGB D65 -> XYZ, normalised by the white point.
-    const x = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
-    const y = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
-    const z = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
+    const x = labF((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
+    const y = labF(0.2126 * r + 0.7152 * g + 0.0722 * bl);
+    const z = labF((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
     l[i] = 116 * y - 16;
     a[i] = 500 * (x - y);
     b[i] = 200 * (y - z);
   }
   return { l, a, b, length: n };
+}
+
+/**
+ * CIE Lab's f(t), interpolated from a table: three cube roots per pixel were
+ * the slowest part of measuring. Inputs lie in [0, 1] (a tiny overshoot is
+ * clamped); the table error is below 1e-5 in f, under 0.002 ΔE.
+ */
+const LAB_STEPS = 4096;
+const LAB_F = Float64Array.from({ length: LAB_STEPS + 2 }, (_, i) => exactLabF(i / LAB_STEPS));
+
+function exactLabF(t: number): number {
+  return t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116;
+}
+
+function labF(t: number): number {
+  const x = Math.min(Math.max(t, 0), 1) * LAB_STEPS;
+  const i = Math.floor(x);
+  const f0 = LAB_F[i]!;
+  return f0 + (LAB_F[i + 1]! - f0) * (x - i);
 }
 
 export function halve(plane: Plane): Plane {

@@ -81,7 +81,8 @@ function meanDeltaE(a: MeasurePlanes["lab"], b: MeasurePlanes["lab"]): number {
   const n = Math.min(a.length, b.length);
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    sum += Math.hypot(a.l[i]! - b.l[i]!, a.a[i]! - b.a[i]!, a.b[i]! - b.b[i]!);
+    const dl = a.l[i]! - b.l[i]!, da = a.a[i]! - b.a[i]!, db = a.b[i]! - b.b[i]!;
+    sum += Math.sqrt(dl * dl + da * da + db * db); // Math.hypot is several times slower
   }
   return n ? sum / n : 0;
 }
