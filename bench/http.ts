@@ -68,12 +68,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /** Upload → completed → download of the whole corpus through HTTP. */
-export async function httpThroughput(
-  corpus: CorpusImage[],
-  workers: number,
-  rawImagesPerSecond: number,
-  rawAtServerBudget: number,
-) {
+export async function httpThroughput(corpus: CorpusImage[], workers: number, rawImagesPerSecond: number) {
   const server = await startServer({ WORKERS: String(workers) });
   try {
     const client = await premiumClient(server, "bench-throughput");
@@ -85,7 +80,6 @@ export async function httpThroughput(
     const rate = corpus.length / seconds;
     figure(`http_end_to_end_throughput_${workers}_workers`, rate, "images/s");
     figure("http_throughput_vs_raw_pool", rate / rawImagesPerSecond, "ratio (target >= 0.9)");
-    figure("http_throughput_vs_raw_pool_at_server_budget", rate / rawAtServerBudget, "ratio (the API's own overhead)");
   } finally {
     await server.stop();
   }

@@ -13,7 +13,6 @@ import { cjpeg, ensureCjpeg } from "./cjpeg.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
-import { SERVER_IN_FLIGHT_PIXELS } from "../server/services/compression/codec-compressor.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -37,13 +36,8 @@ async function modeTimings(corpus: CorpusImage[]) {
   }
 }
 
-async function runPool(
-  corpus: CorpusImage[],
-  size: number,
-  settings: (image: CorpusImage) => CompressSettings,
-  maxInFlightPixels?: number,
-) {
-  const pool = createCodecPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6, maxInFlightPixels });
+async function runPool(corpus: CorpusImage[], size: number, settings: (image: CorpusImage) => CompressSettings) {
+  const pool = createCodecPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
   const t = performance.now();
   const results = await Promise.all(corpus.map((image) => pool.compress(image.bytes.slice(), settings(image))));
   const seconds = (performance.now() - t) / 1000;
@@ -118,15 +112,7 @@ figure(
 figure("auto_mean_chosen_quality", mean(auto.results.map((r) => r.chosenQuality ?? 100)));
 figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process timings and target searches)");
 
-// Through the HTTP API, each against a fresh server process with the same pool size. The server runs
-// its pool at a lower pixel budget (it also holds uploads in memory), so the raw pool is measured at
-// that budget too: the second ratio is the API's own overhead.
-const atServerBudget = await runPool(corpus, WORKERS, () => DEFAULT_SETTINGS, SERVER_IN_FLIGHT_PIXELS);
-figure(
-  `pool_${WORKERS}_workers_throughput_at_server_budget`,
-  corpus.length / atServerBudget.seconds,
-  `images/s (${SERVER_IN_FLIGHT_PIXELS / 1e6} MP in flight)`,
-);
-await httpThroughput(corpus, WORKERS, corpus.length / two.seconds, corpus.length / atServerBudget.seconds);
+// Through the HTTP API, each against a fresh server process with the same pool size.
+await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
 await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);

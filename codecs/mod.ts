@@ -53,5 +53,6 @@ export type {
 } from "./types.ts";
 export { type QualityVerdict, verdict } from "./quality/report.ts";
 export { AUTO_SCORE_THRESHOLD } from "./pipeline/targets.ts";
+export { estimateJobMemory } from "./pool/job-memory.ts";
 /** Largest image (pixels) the WASM codecs handle reliably; see codecs/README.md. */
 export const CODEC_MAX_PIXELS = 100_000_000;

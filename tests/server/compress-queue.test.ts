@@ -71,6 +71,23 @@ Deno.test("a free user runs at most 2 jobs at once; queue status reports the slo
   await t.close();
 });
 
+Deno.test("jobs run side by side only while their estimated memory fits the server's budget", async () => {
+  // 500 MB a job: one at a time under the server's 850 MB budget, although 4 slots are free.
+  const compressor = Object.assign(new HeldCompressor(4), { jobMemory: () => 500 * 1024 * 1024 });
+  const t = await createTestApp({ compressor });
+  const { cookie } = await signUp(t);
+  await makePremium(t, "alice");
+  await upload(t, cookie, files("m", 3), { maxConcurrent: "4" });
+  await compressor.started(1);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(compressor.calls.length, 1);
+  compressor.calls[0]!.finish();
+  await compressor.started(2);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(compressor.calls.length, 2);
+  await t.close();
+});
+
 Deno.test("progress moves while a job is processing", async () => {
   const compressor = new HeldCompressor(1);
   const t = await createTestApp({ compressor });

@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
 import { type QueuedJob, Scheduler } from "../../server/services/compression/scheduler.ts";
 
-/** A scheduler whose runs finish when the test says so; `started` lists job ids in start order. */
-function harness(slots: number, pixelBudget: number) {
+/**
+ * A scheduler whose runs finish when the test says so; `started` lists job ids
+ * in start order. Its budget is in megapixels: `room` of them, a job costs its size.
+ */
+function harness(slots: number, room: number | (() => number)) {
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
   const scheduler = new Scheduler(slots, (job) => {
     started.push(job.jobId);
     return new Promise<void>((resolve) => finishers.set(job.jobId, resolve));
-  }, pixelBudget);
+  }, { room: typeof room === "number" ? () => room : room, cost: (job) => job.pixels / 1e6 });
   const job = (jobId: string, megapixels: number): QueuedJob => ({
     jobId,
     userId: 1,
@@ -27,8 +30,8 @@ function harness(slots: number, pixelBudget: number) {
   return { scheduler, started, job, finish };
 }
 
-Deno.test("a job over the pixel budget waits while a smaller one behind it takes the free slot", async () => {
-  const { scheduler, started, job, finish } = harness(2, 24e6);
+Deno.test("a job over the budget waits while a smaller one behind it takes the free slot", async () => {
+  const { scheduler, started, job, finish } = harness(2, 24);
   scheduler.enqueue([job("big1", 20), job("big2", 18), job("small", 4)]);
   // big2 does not fit beside big1 (38 MP > 24 MP): the slot goes to the small one.
   assert.deepEqual(started, ["big1", "small"]);
@@ -38,14 +41,14 @@ Deno.test("a job over the pixel budget waits while a smaller one behind it takes
   assert.deepEqual(started, ["big1", "small", "big2"]);
 });
 
-Deno.test("an image alone always runs, even over the pixel budget", () => {
-  const { scheduler, started, job } = harness(2, 24e6);
+Deno.test("an image alone always runs, even over the budget", () => {
+  const { scheduler, started, job } = harness(2, 24);
   scheduler.enqueue([job("huge", 50)]);
   assert.deepEqual(started, ["huge"]);
 });
 
 Deno.test("the job first in line is passed over at most 4 times, then waits for the budget alone", async () => {
-  const { scheduler, started, job, finish } = harness(2, 24e6);
+  const { scheduler, started, job, finish } = harness(2, 24);
   scheduler.enqueue([job("big1", 20), job("big2", 18)]);
   scheduler.enqueue(["s1", "s2", "s3", "s4", "s5", "s6"].map((id) => job(id, 2)));
   assert.deepEqual(started, ["big1", "s1"]);
@@ -56,8 +59,34 @@ Deno.test("the job first in line is passed over at most 4 times, then waits for 
   assert.deepEqual(started, ["big1", "s1", "s2", "s3", "s4", "big2", "s5"]);
 });
 
-Deno.test("without a pixel budget the scheduler fills every slot in order", () => {
-  const { scheduler, started, job } = harness(2, Infinity);
+Deno.test("without a budget the scheduler fills every slot in order", () => {
+  const started: string[] = [];
+  const scheduler = new Scheduler(2, (job) => {
+    started.push(job.jobId);
+    return new Promise<void>(() => {});
+  });
+  const job = (jobId: string, megapixels: number): QueuedJob => ({
+    jobId,
+    userId: 1,
+    batchId: "b",
+    planPriority: 1,
+    batchPriority: 1,
+    userLimit: 10,
+    order: scheduler.nextOrder(),
+    pixels: megapixels * 1e6,
+  });
   scheduler.enqueue([job("a", 20), job("b", 18), job("c", 4)]);
   assert.deepEqual(started, ["a", "b"]);
+});
+
+Deno.test("less room (more bytes held elsewhere) means fewer jobs side by side", async () => {
+  let room = 24;
+  const { scheduler, started, job, finish } = harness(2, () => room);
+  scheduler.enqueue([job("a", 10), job("b", 10), job("c", 10), job("d", 10)]);
+  assert.deepEqual(started, ["a", "b"]);
+  room = 15; // e.g. a large upload now held in memory
+  await finish("a");
+  assert.deepEqual(started, ["a", "b"], "c does not fit beside b any more");
+  await finish("b");
+  assert.deepEqual(started, ["a", "b", "c"]);
 });

@@ -58,6 +58,13 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 /** The format actually served: a kept original is a JPEG even when WebP was asked for. */
 const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/webp" ? "webp" : "jpeg";
 
+/**
+ * Memory for stored originals and results plus images in work: a 1 GB process
+ * less about 175 MB for the runtime, the idle codec workers and the database
+ * (measured idle). A lone job always runs, whatever the store holds.
+ */
+const MEMORY_BUDGET_BYTES = 850 * 1024 * 1024;
+
 export class CompressionService {
   readonly scheduler: Scheduler;
   #db: Db;
@@ -76,10 +83,15 @@ export class CompressionService {
     this.#store = opts.store;
     this.#ttlMs = opts.resultTtlMs;
     this.#now = opts.now ?? Date.now;
+    const jobMemory = opts.compressor.jobMemory;
     this.scheduler = new Scheduler(
       opts.compressor.size,
       (job, signal) => this.#run(job, signal),
-      opts.compressor.pixelBudget,
+      jobMemory && {
+        // Uploads and results held in memory leave less room for images in work.
+        room: () => MEMORY_BUDGET_BYTES - this.#store.usedBytes,
+        cost: (job) => jobMemory(job.pixels),
+      },
     );
   }
 

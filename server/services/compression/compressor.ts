@@ -28,10 +28,10 @@ export interface Compressor {
   /** How many images it works on at once (the scheduler dispatches this many). */
   readonly size: number;
   /**
-   * Pixels it may work on at once (memory); the scheduler keeps within it, so a
-   * job that does not fit never occupies a worker slot. Absent: no limit.
+   * Estimated peak memory (bytes) of one job on an image of `pixels`, so the
+   * scheduler can keep the process within its memory budget. Absent: not limited.
    */
-  readonly pixelBudget?: number;
+  jobMemory?(pixels: number): number;
   compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
   close(): Promise<void>;
 }

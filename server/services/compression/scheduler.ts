@@ -1,7 +1,7 @@
 /**
  * Picks the next job (DESIGN §5): premium before free, then the batch's
  * priority, then round-robin across users, within each user's concurrency
- * and the compressor's pixel budget. The pool only ever sees as many jobs as
+ * and the memory budget. The pool only ever sees as many jobs as
  * it has workers, so these decisions are made here and not by the pool's FIFO.
  */
 export interface QueuedJob {
@@ -22,12 +22,20 @@ export interface QueuedJob {
 
 /**
  * Times the first job in line may be passed over by smaller ones while it
- * waits for the pixel budget; then it waits alone and is never starved.
+ * waits for the budget; then it waits alone and is never starved.
  * The codec pool applies the same rule to its own queue.
  */
 const MAX_PASSES = 4;
 
 export type RunJob = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
+
+/** What jobs in work may use (memory): how much there is now, and what one job takes. */
+export interface WorkBudget {
+  room(): number;
+  cost(job: QueuedJob): number;
+}
+
+const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };
 
 export class Scheduler {
   #queue: QueuedJob[] = [];
@@ -39,7 +47,7 @@ export class Scheduler {
   #closed = false;
   #passedOver = new Map<string, number>();
 
-  constructor(private slots: number, private run: RunJob, private pixelBudget = Infinity) {}
+  constructor(private slots: number, private run: RunJob, private budget: WorkBudget = UNLIMITED) {}
 
   nextOrder(): number {
     return ++this.#order;
@@ -113,21 +121,20 @@ export class Scheduler {
   }
 
   /**
-   * The first job in line, or — while it would exceed the pixel budget — the
-   * best job behind it that fits, so a worker does not idle behind a big image.
+   * The first job in line, or — while it would exceed the budget — the best
+   * job behind it that fits, so a worker does not idle behind a big image.
    * An image alone always runs.
    */
   #next(): number {
     const first = this.#pick();
     if (first === -1 || this.#running.size === 0) return first;
-    let inFlight = 0;
-    for (const { job } of this.#running.values()) inFlight += job.pixels;
-    const room = this.pixelBudget - inFlight;
+    let room = this.budget.room();
+    for (const { job } of this.#running.values()) room -= this.budget.cost(job);
     const head = this.#queue[first]!;
-    if (head.pixels <= room) return first;
+    if (this.budget.cost(head) <= room) return first;
     const passes = this.#passedOver.get(head.jobId) ?? 0;
     if (passes >= MAX_PASSES) return -1;
-    const other = this.#pick((job) => job.pixels <= room);
+    const other = this.#pick((job) => this.budget.cost(job) <= room);
     if (other !== -1) this.#passedOver.set(head.jobId, passes + 1);
     return other;
   }
