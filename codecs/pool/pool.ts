@@ -28,8 +28,8 @@ export interface CodecPoolOptions {
   recycleAfterPixels?: number;
   /**
    * Pixels that may be in work at once across all workers (a lone image always
-   * runs). A job's peak is about 100 MB + 23-29 MB per megapixel, so this
-   * bounds the process whatever the pool size. Default 40 MP: the corpus's two
+   * runs). A job's peak is about `estimateJobMemory(pixels)`, so this bounds
+   * the process whatever the pool size. Default 40 MP: the corpus's two
    * largest photos (20.4 + 18.3 MP) run side by side, measured at 1.1 GB peak
    * for the whole 2-worker run (docs/decisions/008-codec-workers-off-main-thread.md).
    */
