@@ -7,8 +7,8 @@ const GETTID: Partial<Record<typeof Deno.build.arch, bigint>> = { x86_64: 186n, 
 const NICE = 10;
 const M_TRIM_THRESHOLD = -1;
 const M_MMAP_THRESHOLD = -3;
-const MMAP_THRESHOLD_BYTES = Number(Deno.env.get("MMAP_T") ?? 1 << 20);
-const TRIM_THRESHOLD_BYTES = Number(Deno.env.get("TRIM_T") ?? 1 << 20);
+/** Blocks of 1 MB and more get their own mapping; more than 1 MB free at a heap's top is given back. */
+const THRESHOLD_BYTES = 1 << 20;
 
 type Symbols = {
   syscall: { parameters: ["i64"]; result: "i64" };
@@ -54,11 +54,10 @@ export function lowerThreadPriority(): boolean {
  * image every image-sized buffer up to that size is carved from a malloc
  * arena, which keeps the pages after free; measured on the corpus with 2
  * workers this cut peak RSS by about 15% at the same speed
- * (docs/decisions/008-codec-memory.md). Process-wide; effective at once.
+ * (docs/decisions/008-codec-workers-off-main-thread.md). Process-wide; effective at once.
  */
 export function returnFreedMemory(): boolean {
   return withLibc((libc) =>
-    libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1 &&
-    libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES) === 1
+    libc.mallopt(M_MMAP_THRESHOLD, THRESHOLD_BYTES) === 1 && libc.mallopt(M_TRIM_THRESHOLD, THRESHOLD_BYTES) === 1
   );
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CodecError, type CodecErrorCode, createCodecPool } from "../../codecs/mod.ts";
+import { returnFreedMemory } from "../../codecs/pool/libc.ts";
 import { poolInternals } from "../../codecs/pool/pool.ts";
 import type { CompressStage } from "../../codecs/types.ts";
 import { fixture, settings } from "./helpers.ts";
@@ -234,4 +235,9 @@ Deno.test("a small job runs ahead of a big one that does not fit the pixel budge
   } finally {
     await pool.close();
   }
+});
+
+Deno.test("the pool's malloc tuning is accepted by glibc (Linux)", { ignore: Deno.build.os !== "linux" }, () => {
+  // mallopt answers 0 for a parameter or value it does not take.
+  assert.equal(returnFreedMemory(), true);
 });

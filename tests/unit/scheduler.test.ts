@@ -3,15 +3,19 @@ import { type QueuedJob, Scheduler } from "../../server/services/compression/sch
 
 /**
  * A scheduler whose runs finish when the test says so; `started` lists job ids
- * in start order. Its budget is in megapixels: `room` of them, a job costs its size.
+ * in start order. Its budget is in megapixels: `room` of them, a job costs its
+ * size; without `room`, no budget.
  */
-function harness(slots: number, room: number | (() => number)) {
+function harness(slots: number, room?: number | (() => number)) {
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
+  const budget = room === undefined
+    ? undefined
+    : { room: typeof room === "number" ? () => room : room, cost: (job: QueuedJob) => job.pixels / 1e6 };
   const scheduler = new Scheduler(slots, (job) => {
     started.push(job.jobId);
     return new Promise<void>((resolve) => finishers.set(job.jobId, resolve));
-  }, { room: typeof room === "number" ? () => room : room, cost: (job) => job.pixels / 1e6 });
+  }, budget);
   const job = (jobId: string, megapixels: number): QueuedJob => ({
     jobId,
     userId: 1,
@@ -60,21 +64,7 @@ Deno.test("the job first in line is passed over at most 4 times, then waits for 
 });
 
 Deno.test("without a budget the scheduler fills every slot in order", () => {
-  const started: string[] = [];
-  const scheduler = new Scheduler(2, (job) => {
-    started.push(job.jobId);
-    return new Promise<void>(() => {});
-  });
-  const job = (jobId: string, megapixels: number): QueuedJob => ({
-    jobId,
-    userId: 1,
-    batchId: "b",
-    planPriority: 1,
-    batchPriority: 1,
-    userLimit: 10,
-    order: scheduler.nextOrder(),
-    pixels: megapixels * 1e6,
-  });
+  const { scheduler, started, job } = harness(2);
   scheduler.enqueue([job("a", 20), job("b", 18), job("c", 4)]);
   assert.deepEqual(started, ["a", "b"]);
 });
