@@ -9,6 +9,7 @@ import { inspectJpeg, type JpegInfo } from "../container/inspect.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { applyOrientation } from "../image/orientation.ts";
+import { releasePixels } from "../image/release.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
 import * as jpegMeta from "../jpeg/meta.ts";
@@ -76,6 +77,7 @@ export async function compressImage(
     throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");
   }
   const upright = applyOrientation(stored, info.orientation);
+  if (upright !== stored) releasePixels(stored);
   timings.decodeMs = performance.now() - t;
   signal.throwIfAborted();
 
@@ -88,6 +90,7 @@ export async function compressImage(
   const toEncode = !isWebp && !grayscale && settings.chromaSubsampling === "4:2:2"
     ? averageChromaHorizontally(upright)
     : upright;
+  if (toEncode !== upright) releasePixels(upright);
   const metadata = planMetadata(info, settings.stripMetadata);
   const withScore = settings.target ? needsScore(settings.target) : true;
 
@@ -121,6 +124,8 @@ export async function compressImage(
     onProgress("encode", 20);
     chosen = await encodeAt(settings.quality, false);
   }
+  // Encoding is over: only the measuring planes are needed from here.
+  releasePixels(toEncode);
   onProgress("measure", 85);
   if (chosen.size >= bytes.length) {
     timings.totalMs = performance.now() - started;
@@ -153,7 +158,9 @@ export async function compressImage(
 
 async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {
   const decoded = isWebp ? await decodeWebpPixels(out) : await decodeJpegPixels(out);
-  return compareQuality(original, measurePlanes(decoded, original.factor));
+  const planes = measurePlanes(decoded, original.factor);
+  releasePixels(decoded);
+  return compareQuality(original, planes);
 }
 
 function keepOriginal(

@@ -72,7 +72,7 @@ Deno.test("a free user runs at most 2 jobs at once; queue status reports the slo
 });
 
 Deno.test("jobs run side by side only while their estimated memory fits the server's budget", async () => {
-  // 500 MB a job: one at a time under the server's 850 MB budget, although 4 slots are free.
+  // 500 MB a job: one at a time under the server's 780 MB budget, although 4 slots are free.
   const compressor = Object.assign(new HeldCompressor(4), { jobMemory: () => 500 * 1024 * 1024 });
   const t = await createTestApp({ compressor });
   const { cookie } = await signUp(t);

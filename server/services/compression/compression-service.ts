@@ -60,10 +60,12 @@ const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/w
 
 /**
  * Memory for stored originals and results plus images in work: a 1 GB process
- * less about 175 MB for the runtime, the idle codec workers and the database
- * (measured idle). A lone job always runs, whatever the store holds.
+ * less about 225 MB for the runtime, the idle codec workers and the database
+ * (measured idle), and less headroom for jobs whose peaks run together. It
+ * keeps a 20 × 10 MB upload (about 200 MB held) to one 10 MP image at a time.
+ * A lone job always runs, whatever the store holds.
  */
-const MEMORY_BUDGET_BYTES = 850 * 1024 * 1024;
+const MEMORY_BUDGET_BYTES = 780 * 1024 * 1024;
 
 export class CompressionService {
   readonly scheduler: Scheduler;
