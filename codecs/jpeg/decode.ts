@@ -7,14 +7,14 @@
  */
 import decodeJpeg, { init } from "@jsquash/jpeg/decode.js";
 import { CodecError } from "../errors.ts";
-import { compilePackageWasm, isEmscriptenExit, type JsquashInit, quietModule } from "../wasm.ts";
+import { codecModule, compilePackageWasm, isEmscriptenExit, type JsquashInit } from "../wasm.ts";
 
 const warnings: string[] = [];
 let ready: Promise<void> | null = null;
 
 function ensureReady(): Promise<void> {
   ready ??= compilePackageWasm("@jsquash/jpeg/decode.js", "./codec/dec/mozjpeg_dec.wasm").then((module) =>
-    (init as unknown as JsquashInit)(module, quietModule((line) => warnings.push(line))).then(() => {})
+    (init as unknown as JsquashInit)(module, codecModule(module, (line) => warnings.push(line))).then(() => {})
   );
   return ready;
 }

@@ -1,7 +1,7 @@
 /** MozJPEG encode; the WASM instance is created once per worker and memoised. */
 import encodeJpeg, { init } from "@jsquash/jpeg/encode.js";
 import { CodecError } from "../errors.ts";
-import { compilePackageWasm, isEmscriptenExit, type JsquashInit, quietModule } from "../wasm.ts";
+import { codecModule, compilePackageWasm, isEmscriptenExit, type JsquashInit } from "../wasm.ts";
 import type { RgbaImage } from "./decode.ts";
 import { type MozJpegOptions, whitelist } from "./meta.ts";
 
@@ -9,7 +9,7 @@ let ready: Promise<void> | null = null;
 
 function ensureReady(): Promise<void> {
   ready ??= compilePackageWasm("@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm").then((module) =>
-    (init as unknown as JsquashInit)(module, quietModule()).then(() => {})
+    (init as unknown as JsquashInit)(module, codecModule(module)).then(() => {})
   );
   return ready;
 }

@@ -6,7 +6,7 @@
  * stalled the requests in flight. The pool and each codec worker talk over
  * their own MessagePort; this worker only sees spawn, terminate and crashes.
  */
-import { lowerThreadPriority } from "./libc.ts";
+import { lowerThreadPriority } from "../libc.ts";
 import type { ConnectWorker, FromHost, ToHost, WarmWorker } from "./protocol.ts";
 
 // Threads inherit their creator's priority: codec workers then build their runtime at nice 10 too.

@@ -9,7 +9,7 @@ import type { CompressSettings } from "../../contract/settings.ts";
 import { peekJpegSize } from "../container/inspect.ts";
 import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, ProgressCallback } from "../types.ts";
-import { returnFreedMemory } from "./libc.ts";
+import { returnFreedMemory } from "../libc.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 

@@ -7,7 +7,7 @@
 import { toCodecErrorData } from "../errors.ts";
 import { compressImage } from "../pipeline/compress.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
-import { lowerThreadPriority } from "./libc.ts";
+import { lowerThreadPriority } from "../libc.ts";
 
 lowerThreadPriority();
 

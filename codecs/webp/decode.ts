@@ -2,13 +2,13 @@
 import decodeWebp, { init } from "@jsquash/webp/decode.js";
 import { CodecError } from "../errors.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
-import { compilePackageWasm, type JsquashInit, quietModule } from "../wasm.ts";
+import { codecModule, compilePackageWasm, type JsquashInit } from "../wasm.ts";
 
 let ready: Promise<void> | null = null;
 
 export async function decodeWebpPixels(bytes: Uint8Array): Promise<RgbaImage> {
   ready ??= compilePackageWasm("@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm").then(async (module) => {
-    await (init as unknown as JsquashInit)(module, quietModule());
+    await (init as unknown as JsquashInit)(module, codecModule(module));
   });
   await ready;
   try {

@@ -3,7 +3,7 @@ import encodeWebp, { init } from "@jsquash/webp/encode.js";
 import { CodecError } from "../errors.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
 import { toImageData } from "../jpeg/encode.ts";
-import { compilePackageWasm, isEmscriptenExit, type JsquashInit, quietModule } from "../wasm.ts";
+import { codecModule, compilePackageWasm, isEmscriptenExit, type JsquashInit } from "../wasm.ts";
 import { type WebpOptions, whitelist } from "./meta.ts";
 
 let ready: Promise<void> | null = null;
@@ -11,7 +11,7 @@ let ready: Promise<void> | null = null;
 function ensureReady(): Promise<void> {
   // jsquash picks the SIMD glue when the runtime supports SIMD, which Deno does.
   ready ??= compilePackageWasm("@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm").then(async (module) => {
-    await (init as unknown as JsquashInit)(module, quietModule());
+    await (init as unknown as JsquashInit)(module, codecModule(module));
   });
   return ready;
 }

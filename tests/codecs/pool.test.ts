@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CodecError, type CodecErrorCode, createCodecPool } from "../../codecs/mod.ts";
-import { returnFreedMemory } from "../../codecs/pool/libc.ts";
+import { returnFreedMemory } from "../../codecs/libc.ts";
 import { poolInternals } from "../../codecs/pool/pool.ts";
 import type { CompressStage } from "../../codecs/types.ts";
 import { fixture, settings } from "./helpers.ts";

@@ -9,11 +9,13 @@ const M_TRIM_THRESHOLD = -1;
 const M_MMAP_THRESHOLD = -3;
 /** Blocks of 1 MB and more get their own mapping; more than 1 MB free at a heap's top is given back. */
 const THRESHOLD_BYTES = 1 << 20;
+const MADV_HUGEPAGE = 14;
 
 type Symbols = {
   syscall: { parameters: ["i64"]; result: "i64" };
   setpriority: { parameters: ["i32", "u32", "i32"]; result: "i32" };
   mallopt: { parameters: ["i32", "i32"]; result: "i32" };
+  madvise: { parameters: ["pointer", "usize", "i32"]; result: "i32" };
 };
 
 function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolean): boolean {
@@ -23,6 +25,7 @@ function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolea
       syscall: { parameters: ["i64"], result: "i64" },
       setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
       mallopt: { parameters: ["i32", "i32"], result: "i32" },
+      madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" },
     });
     try {
       return use(libc.symbols);
@@ -60,4 +63,19 @@ export function returnFreedMemory(): boolean {
   return withLibc((libc) =>
     libc.mallopt(M_MMAP_THRESHOLD, THRESHOLD_BYTES) === 1 && libc.mallopt(M_TRIM_THRESHOLD, THRESHOLD_BYTES) === 1
   );
+}
+
+/**
+ * Asks the kernel to back `bytes` from the start of `buffer` with transparent
+ * huge pages (where THP is "madvise", Debian's default). Each new worker
+ * touches its codec heaps afresh, one 4 KB page fault at a time: about half
+ * of a corpus run's 1.7 M page faults (docs/decisions/009-job-memory-and-page-faults.md).
+ * The range may run past what is committed yet: V8 reserves a WASM memory's
+ * whole address range up front, and the advice holds as the memory grows.
+ */
+export function adviseHugePages(buffer: ArrayBuffer, bytes: number): boolean {
+  return withLibc((libc) => {
+    const start = Deno.UnsafePointer.of(new Uint8Array(buffer));
+    return start !== null && libc.madvise(start, BigInt(bytes), MADV_HUGEPAGE) === 0;
+  });
 }
