@@ -16,10 +16,10 @@ function harness(slots: number, room?: number | (() => number)) {
     started.push(job.jobId);
     return new Promise<void>((resolve) => finishers.set(job.jobId, resolve));
   }, budget);
-  const job = (jobId: string, megapixels: number): QueuedJob => ({
+  const job = (jobId: string, megapixels: number, batchId = "b"): QueuedJob => ({
     jobId,
     userId: 1,
-    batchId: "b",
+    batchId,
     planPriority: 1,
     batchPriority: 1,
     userLimit: 10,
@@ -79,4 +79,24 @@ Deno.test("less room (more bytes held elsewhere) means fewer jobs side by side",
   assert.deepEqual(started, ["a", "b"], "c does not fit beside b any more");
   await finish("b");
   assert.deepEqual(started, ["a", "b", "c"]);
+});
+
+Deno.test("a batch's larger images go first; a user's batches keep their order", async () => {
+  const { scheduler, started, job, finish } = harness(1);
+  scheduler.enqueue([job("small", 2, "first"), job("big", 20, "first"), job("mid", 8, "first")]);
+  scheduler.enqueue([job("later-huge", 40, "second"), job("later-tiny", 1, "second")]);
+  for (const id of ["big", "mid", "small", "later-huge"]) await finish(id);
+  assert.deepEqual(started, ["big", "mid", "small", "later-huge", "later-tiny"]);
+});
+
+Deno.test("big images first let small ones fill the other worker beside each big one", async () => {
+  // Uploaded small first, as the corpus is: in admission order the two big
+  // images would be left to the end, one at a time, with a worker idle.
+  const { scheduler, started, job, finish } = harness(2, 30);
+  scheduler.enqueue([job("s1", 4), job("s2", 4), job("big1", 20), job("big2", 18)]);
+  assert.deepEqual(started, ["big1", "s1"], "big2 does not fit beside big1");
+  await finish("s1");
+  assert.deepEqual(started, ["big1", "s1", "s2"]);
+  await finish("big1");
+  assert.deepEqual(started, ["big1", "s1", "s2", "big2"]);
 });

@@ -1,7 +1,8 @@
 /**
  * Picks the next job (DESIGN §5): premium before free, then the batch's
- * priority, then round-robin across users, within each user's concurrency
- * and the memory budget. The pool only ever sees as many jobs as
+ * priority, then round-robin across users, then a user's batches in order
+ * and a batch's larger images first, within each user's concurrency and the
+ * memory budget. The pool only ever sees as many jobs as
  * it has workers, so these decisions are made here and not by the pool's FIFO.
  */
 export interface QueuedJob {
@@ -14,7 +15,7 @@ export interface QueuedJob {
   batchPriority: number;
   /** The most jobs this user may have running at once. */
   userLimit: number;
-  /** Admission order: FIFO within a user. */
+  /** Admission order: a user's batches run in the order they came. */
   order: number;
   /** Width × height from the header (0 if unreadable). */
   pixels: number;
@@ -146,6 +147,9 @@ export class Scheduler {
       // Round-robin: the user served longest ago goes first.
       return (this.#lastServed.get(a.userId) ?? 0) < (this.#lastServed.get(b.userId) ?? 0);
     }
+    // Within a batch, larger images first: the batch ends sooner, since small images then fill the
+    // other worker beside a big one the memory budget will not pair with another (ADR 004).
+    if (a.batchId === b.batchId && a.pixels !== b.pixels) return a.pixels > b.pixels;
     return a.order < b.order;
   }
 
