@@ -51,6 +51,10 @@ self.onmessage = (event: MessageEvent<ToHost>) => {
     workers.set(message.id, worker);
     // After the spawn is served, so a burst of replacements is not held up by new spares.
     setTimeout(topUp);
+  } else if (message.type === "crash") {
+    setTimeout(() => {
+      throw new Error("Deliberate host crash for a test");
+    });
   } else if (message.type === "terminate") {
     workers.get(message.id)?.terminate();
     workers.delete(message.id);

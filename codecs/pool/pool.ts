@@ -87,7 +87,7 @@ const DEFAULT_MAX_PIXELS = 50_000_000;
 const MAX_PASSES = 4;
 
 /** Internal hooks for tests; not part of codecs/mod.ts. */
-export const poolInternals = new WeakMap<CodecPool, { crashBusyWorker(): void }>();
+export const poolInternals = new WeakMap<CodecPool, { crashBusyWorker(): void; crashHost(): void }>();
 
 export function createCodecPool(options: CodecPoolOptions): CodecPool {
   if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError("size must be a positive integer");
@@ -289,6 +289,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       const slot = slots.find((s) => s.job);
       slot?.worker.postMessage({ type: "crash" } satisfies ToWorker);
     },
+    crashHost: () => host.crashHost(),
   });
   return pool;
 }

@@ -22,7 +22,9 @@ export type ToHost =
   | { type: "spawn"; id: number; port: MessagePort }
   | { type: "terminate"; id: number }
   /** Terminate every codec worker, then answer `closed`. */
-  | { type: "close" };
+  | { type: "close" }
+  /** Test hook: throw an uncaught error in the host. */
+  | { type: "crash" };
 
 export type FromHost =
   /** The codec worker threw an uncaught error and has been terminated. */

@@ -20,32 +20,51 @@ export interface WorkerHost {
   spawn(events: WorkerEvents): CodecWorker;
   /** Terminates every worker and the host. */
   close(): Promise<void>;
+  /** Test hook: an uncaught error in the host itself. */
+  crashHost(): void;
 }
 
 const HOST_URL = new URL("./host-worker.ts", import.meta.url).href;
 
 /** `spares`: workers kept started ahead, so a replacement starts at once. */
 export function createWorkerHost(spares: number): WorkerHost {
-  const host = new Worker(HOST_URL, { type: "module" });
   const live = new Map<number, { port: MessagePort; events: WorkerEvents }>();
   let nextId = 1;
   let closed: (() => void) | null = null;
-  const send = (message: ToHost, transfer: Transferable[] = []) => host.postMessage(message, transfer);
+  let host = startHost();
 
-  const end = (id: number) => {
+  function startHost(): Worker {
+    const worker = new Worker(HOST_URL, { type: "module" });
+    worker.onmessage = (event: MessageEvent<FromHost>) => {
+      const message = event.data;
+      if (message.type === "closed") return closed?.();
+      crashed(message.id);
+    };
+    // Should the host itself die, its codec workers die with it: each one's job fails as a
+    // crash, and a new host serves the replacements.
+    worker.onerror = (error) => {
+      error.preventDefault();
+      worker.terminate();
+      if (closed) return closed();
+      host = startHost();
+      for (const id of [...live.keys()]) crashed(id);
+    };
+    worker.postMessage({ type: "spares", count: spares } satisfies ToHost);
+    return worker;
+  }
+
+  function crashed(id: number) {
+    const worker = live.get(id);
+    end(id);
+    worker?.events.onCrash();
+  }
+
+  function end(id: number) {
     live.get(id)?.port.close();
     live.delete(id);
-  };
+  }
 
-  host.onmessage = (event: MessageEvent<FromHost>) => {
-    const message = event.data;
-    if (message.type === "closed") return closed?.();
-    const worker = live.get(message.id);
-    end(message.id);
-    worker?.events.onCrash();
-  };
-
-  send({ type: "spares", count: spares });
+  const send = (message: ToHost, transfer: Transferable[] = []) => host.postMessage(message, transfer);
 
   return {
     spawn(events) {
@@ -73,5 +92,6 @@ export function createWorkerHost(spares: number): WorkerHost {
         send({ type: "close" });
       });
     },
+    crashHost: () => send({ type: "crash" }),
   };
 }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { CodecError, type CodecErrorCode, createCodecPool } from "../../codecs/mod.ts";
 import { returnFreedMemory } from "../../codecs/libc.ts";
 import { poolInternals } from "../../codecs/pool/pool.ts";
+import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
+import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { CompressStage } from "../../codecs/types.ts";
 import { fixture, settings } from "./helpers.ts";
 
@@ -134,6 +136,38 @@ Deno.test("a crash in one worker fails only its job", async () => {
     await rejectsWith(doomed, "worker_crashed");
     assert.equal((await healthy).width, 64);
     assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** A 2000×2000 photo-sized JPEG of noise: a job that runs for a second or more, not milliseconds. */
+async function slowJpeg(): Promise<Uint8Array> {
+  const data = new Uint8ClampedArray(2000 * 2000 * 4);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
+  return await encodeJpegPixels({ data, width: 2000, height: 2000 }, mozJpegOptions(settings(), 95, false));
+}
+
+Deno.test("if the host that starts workers dies, running jobs fail as crashes and a new host serves the rest", async () => {
+  const threads = () => [...Deno.readDirSync("/proc/self/task")].length;
+  const slow = await slowJpeg();
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 60_000, maxQueue: 10 });
+  try {
+    await pool.compress(await fixture("orientation-1.jpg"), settings()); // every thread started
+    const before = threads();
+    const running = [pool.compress(slow.slice(), settings()), pool.compress(slow.slice(), settings())];
+    poolInternals.get(pool)!.crashHost();
+    for (const job of running) await rejectsWith(job, "worker_crashed");
+    const after = await Promise.all(
+      [1, 2, 3].map(async () => pool.compress(await fixture("orientation-1.jpg"), settings())),
+    );
+    assert.deepEqual(after.map((r) => r.width), [64, 64, 64]);
+    // The dead host's codec workers went with it (each holds ~5 threads): none are left behind once
+    // the runtime has wound their threads down.
+    for (let waited = 0; threads() > before + 4 && waited < 15_000; waited += 250) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(threads() <= before + 4, `${before} threads before the crash, ${threads()} after`);
   } finally {
     await pool.close();
   }
