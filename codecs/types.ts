@@ -28,6 +28,8 @@ export interface CompressResult {
   metadata: MetadataReport;
   /** The quality setting a target search settled on; null without a target. */
   chosenQuality: number | null;
+  /** A small upright JPEG for lists (short side 128-255 px, or the image itself if smaller). */
+  thumbnail: Uint8Array;
   timings: CompressTimings;
 }
 

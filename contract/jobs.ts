@@ -71,6 +71,13 @@ export interface CompressResponse {
   batch: Batch;
 }
 
+/**
+ * `GET /api/preview/:id` serves the original; `?size=thumb` a small upright
+ * JPEG of a completed job (short side 128 px or more) for the job list.
+ */
+export const PREVIEW_SIZES = ["original", "thumb"] as const;
+export type PreviewSize = (typeof PREVIEW_SIZES)[number];
+
 export interface QueueStatus {
   maxConcurrentJobs: number;
   currentlyProcessing: number;

@@ -38,3 +38,8 @@ export function mozJpegOptions(settings: CompressSettings, quality: number, gray
     chroma_subsample: settings.chromaSubsampling === "4:2:0" ? 2 : 1,
   });
 }
+
+/** The job list's thumbnails: small and quick, whatever the job's settings. */
+export function thumbnailOptions(): MozJpegOptions {
+  return whitelist({ ...defaults, ...EFFORT_BY_MODE.speed, quality: 70, chroma_quality: 70, color_space: 3 });
+}

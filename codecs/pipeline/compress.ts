@@ -1,6 +1,6 @@
 /**
  * One job, run inside a worker: inspect → refuse early → decode → orient →
- * encode (once, or a bounded search for a target) → splice metadata →
+ * thumbnail → encode (once, or a bounded search for a target) → splice metadata →
  * measure → never bigger. Steps take the AbortSignal first.
  */
 import type { CompressSettings } from "../../contract/settings.ts";
@@ -10,10 +10,11 @@ import { type MetadataReport, planMetadata, spliceSegments } from "../container/
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
+import { thumbnailPixels } from "../image/thumbnail.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
 import * as jpegMeta from "../jpeg/meta.ts";
-import { mozJpegOptions } from "../jpeg/options.ts";
+import { mozJpegOptions, thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
 import type { CompressResult, ProgressCallback } from "../types.ts";
@@ -82,6 +83,10 @@ export async function compressImage(
   signal.throwIfAborted();
 
   t = performance.now();
+  const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
+  timings.encodeMs += performance.now() - t;
+
+  t = performance.now();
   const originalPlanes = measurePlanes(upright);
   timings.measureMs += performance.now() - t;
 
@@ -130,7 +135,7 @@ export async function compressImage(
   if (chosen.size >= bytes.length) {
     timings.totalMs = performance.now() - started;
     onProgress("done", 100);
-    return keepOriginal(bytes, upright, metadata.report, chosenQuality, timings);
+    return keepOriginal(bytes, thumbnail, upright, metadata.report, chosenQuality, timings);
   }
   if (!chosen.report) {
     t = performance.now();
@@ -152,6 +157,7 @@ export async function compressImage(
     quality: chosen.report,
     metadata: isWebp ? webpMetadataReport(metadata.report) : metadata.report,
     chosenQuality,
+    thumbnail,
     timings: roundTimings(timings),
   };
 }
@@ -165,6 +171,7 @@ async function measureOutput(out: Uint8Array, isWebp: boolean, original: Measure
 
 function keepOriginal(
   bytes: Uint8Array,
+  thumbnail: Uint8Array,
   upright: RgbaImage,
   report: MetadataReport,
   chosenQuality: number | null,
@@ -183,6 +190,7 @@ function keepOriginal(
     // The untouched file keeps everything it had.
     metadata: { ...report, kept: report.found, removed: [] },
     chosenQuality,
+    thumbnail,
     timings: roundTimings(timings),
   };
 }

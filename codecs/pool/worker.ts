@@ -30,7 +30,10 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
         { bytes, settings, maxPixels },
         (stage, percent) => post({ type: "progress", id, stage, percent }),
       );
-      post({ type: "result", id, result }, [result.bytes.buffer as ArrayBuffer]);
+      post({ type: "result", id, result }, [
+        result.bytes.buffer as ArrayBuffer,
+        result.thumbnail.buffer as ArrayBuffer,
+      ]);
     } catch (error) {
       const data = toCodecErrorData(error);
       // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.

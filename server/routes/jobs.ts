@@ -3,6 +3,11 @@ import type { AppEnv } from "../app-env.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
 import { contentDisposition } from "../services/compression/content-disposition.ts";
 import type { FileDownload } from "../services/compression/compression-service.ts";
+import { parseInput } from "../services/validation.ts";
+import { PREVIEW_SIZES } from "../../contract/jobs.ts";
+import { z } from "zod";
+
+const previewQuery = z.object({ size: z.enum(PREVIEW_SIZES).default("original") });
 
 const fileResponse = (file: FileDownload, disposition: "attachment" | "inline") =>
   new Response(file.data, {
@@ -32,6 +37,7 @@ export const jobRoutes = new Hono<AppEnv>()
     return fileResponse(file, "attachment");
   })
   .get("/preview/:id", async (c) => {
-    const file = await c.var.deps.compression.preview(currentUser(c).id, c.req.param("id"));
+    const { size } = parseInput(previewQuery, c.req.query());
+    const file = await c.var.deps.compression.preview(currentUser(c).id, c.req.param("id"), size);
     return fileResponse(file, "inline");
   });

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { compressImage } from "../../codecs/pipeline/compress.ts";
 import { inspectJpeg } from "../../codecs/mod.ts";
+import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
+import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
 import { fixture, lumaQuantTable, pixelAt, settings, sofMarker } from "./helpers.ts";
 
@@ -99,8 +101,27 @@ for (let n = 1; n <= 8; n++) {
       );
     }
     assert.equal(result.metadata.orientation, n);
+    // The job list's thumbnail is upright too.
+    const thumb = inspectJpeg(result.thumbnail);
+    assert.deepEqual([thumb.width, thumb.height], [64, 32]);
+    const got = await pixelAt(result.thumbnail, 8, 8);
+    got.forEach((c, k) => assert.ok(Math.abs(c - EXPECTED_CORNERS[0]![k]!) < 60, `thumbnail ${n}: ${got}`));
   });
 }
+
+Deno.test("the thumbnail is the image scaled down so its short side stays at 128 px or more", async () => {
+  const [width, height] = [1000, 600];
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set([(i % width) / 4, (i / width) / 3, 128, 255], i * 4);
+  const bytes = await encodeJpegPixels({ data, width, height }, mozJpegOptions(settings(), 90, false));
+  const result = await compressImage(new AbortController().signal, { bytes, settings: settings(), maxPixels: 50e6 });
+  const thumb = inspectJpeg(result.thumbnail);
+  assert.deepEqual([thumb.width, thumb.height], [250, 150]); // a factor of 4
+  assert.ok(result.thumbnail.length < 20_000, `${result.thumbnail.length} bytes`);
+  // The gradient survives: red grows left to right.
+  const [left] = await pixelAt(result.thumbnail, 10, 75), [right] = await pixelAt(result.thumbnail, 240, 75);
+  assert.ok(right - left > 150, `red ${left} → ${right}`);
+});
 
 Deno.test("compress reads little-endian EXIF orientation too", async () => {
   const result = await run("orientation-6-intel.jpg", { quality: 90 });
@@ -186,6 +207,7 @@ Deno.test("compress keeps the original when the output would not be smaller", as
   assert.equal(result.compressedSize, input.length);
   assert.deepEqual(result.bytes, input);
   assert.equal(result.quality.score, 100);
+  assert.equal(inspectJpeg(result.thumbnail).width, inspectJpeg(input).width, "a kept original has a thumbnail too");
 });
 
 Deno.test("compress turns grayscale input into a one-component JPEG", async () => {

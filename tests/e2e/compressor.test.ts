@@ -161,6 +161,18 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.equal(await page3.getByTestId("stat-completed").textContent(), "3");
     await page3.getByTestId("usage-count").getByText("3 / 10").waitFor();
     await page3.getByTestId("queue-efficiency").waitFor();
+    // Each card shows the server's small thumbnail, not the full original (lazy: scrolled to first).
+    const THUMBS = '[data-testid="job-card"] img[src*="size=thumb"]';
+    const thumbs = await page3.locator(THUMBS).all();
+    assert.equal(thumbs.length, 3);
+    for (const [i, thumb] of thumbs.entries()) {
+      await thumb.scrollIntoViewIfNeeded();
+      const width = await page3.waitForFunction(([selector, n]) => {
+        const img = document.querySelectorAll<HTMLImageElement>(selector)[n]!;
+        return img.complete && img.naturalWidth;
+      }, [THUMBS, i] as const);
+      assert.ok(Number(await width.jsonValue()) <= 256, "a thumbnail-sized image");
+    }
   });
 
   await step("compare switches between split, overlay and grid and zooms 25-400% in steps of 25", async () => {

@@ -277,6 +277,7 @@ Deno.test("another user's job and batch ids answer 404 on every route", async ()
   const routes: Array<[string, string]> = [
     ["GET", `/api/download/${done}`],
     ["GET", `/api/preview/${done}`],
+    ["GET", `/api/preview/${done}?size=thumb`],
     ["DELETE", `/api/jobs/${done}`],
     ["POST", `/api/batches/${batch.id}/pause`],
     ["POST", `/api/batches/${batch.id}/resume`],
@@ -304,5 +305,27 @@ Deno.test("GET /api/jobs lists the user's jobs newest first", async () => {
   await upload(t, cookie, [taggedFile("second", "second.jpg")]);
   const { jobs } = await get(t, "/api/jobs", cookie);
   assert.deepEqual(jobs.map((j: { filename: string }) => j.filename), ["second.jpg", "first.jpg"]);
+  await t.close();
+});
+
+Deno.test("a job's thumbnail is served once it has completed, and goes with the job", async () => {
+  const compressor = new HeldCompressor(1);
+  const t = await createTestApp({ compressor });
+  const { cookie } = await signUp(t);
+  const { jobs } = await (await upload(t, cookie, files("th", 1))).json();
+  const id = jobs[0].id;
+  const early = await post(t, `/api/preview/${id}?size=thumb`, cookie, "GET");
+  assert.equal(early.status, 409);
+  assert.match((await early.json()).error, /not completed yet/);
+  const thumbnail = Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9);
+  (await compressor.started(1))[0]!.finish({ thumbnail });
+  await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
+  const res = await post(t, `/api/preview/${id}?size=thumb`, cookie, "GET");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "image/jpeg");
+  assert.deepEqual(new Uint8Array(await res.arrayBuffer()), thumbnail);
+  assert.match(res.headers.get("content-disposition") ?? "", /^inline; filename="th0\.jpg"/);
+  assert.equal((await post(t, `/api/jobs/${id}`, cookie, "DELETE")).status, 200);
+  assert.equal((await post(t, `/api/preview/${id}?size=thumb`, cookie, "GET")).status, 404);
   await t.close();
 });

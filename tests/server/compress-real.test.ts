@@ -1,6 +1,7 @@
 /** The compression API end to end on the real WASM pool. */
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
+import { inspectJpeg } from "../../codecs/mod.ts";
 import { createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 
 const settled = (jobs: Array<{ status: string }>) =>
@@ -43,7 +44,20 @@ Deno.test("POST /api/compress compresses photos; download serves a smaller JPEG 
       const preview = await t.request(`/api/preview/${job.id}`, { headers: { Cookie: cookie } });
       assert.equal(preview.status, 200);
       assert.equal((await preview.arrayBuffer()).byteLength, job.originalSize);
+
+      const thumb = await t.request(`/api/preview/${job.id}?size=thumb`, { headers: { Cookie: cookie } });
+      assert.equal(thumb.status, 200);
+      assert.equal(thumb.headers.get("content-type"), "image/jpeg");
+      const { width, height } = inspectJpeg(new Uint8Array(await thumb.arrayBuffer()));
+      assert.ok(
+        Math.min(width, height) >= Math.min(128, job.width, job.height) && width <= job.width,
+        `${width}×${height}`,
+      );
+      assert.equal(width / height > 1, job.width / job.height > 1, "the thumbnail is upright like the result");
     }
+    const bad = await t.request(`/api/preview/${done[0].id}?size=huge`, { headers: { Cookie: cookie } });
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).error, /^size: /);
     const cafe = done.find((j: { filename: string }) => j.filename === "Café ☕.jpeg");
     const dl = await t.request(`/api/download/${cafe.id}`, { headers: { Cookie: cookie } });
     assert.match(

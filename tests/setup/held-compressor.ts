@@ -54,6 +54,7 @@ export class HeldCompressor implements Compressor {
             scores: { ssim: 0.99, score: 90, sharpness: 90, colorAccuracy: 90, artifacts: 90, overall: 90 },
             metadata: { found: [], kept: [], removed: [], orientation: 1 },
             chosenQuality: null,
+            thumbnail: Uint8Array.of(0xff, 0xd8, 0xff, 0xd9),
             ...o,
           }),
         fail: reject,

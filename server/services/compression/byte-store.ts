@@ -14,6 +14,7 @@ export interface StoredFile {
 interface Entry {
   original: StoredFile;
   result: StoredFile | null;
+  thumbnail: StoredFile | null;
 }
 
 export class ByteStore {
@@ -33,7 +34,7 @@ export class ByteStore {
 
   putOriginal(jobId: string, file: StoredFile): void {
     this.delete(jobId);
-    this.#entries.set(jobId, { original: file, result: null });
+    this.#entries.set(jobId, { original: file, result: null, thumbnail: null });
     this.#used += file.data.size;
   }
 
@@ -46,6 +47,13 @@ export class ByteStore {
     if (file !== entry.original) this.#used += file.data.size;
   }
 
+  putThumbnail(jobId: string, file: StoredFile): void {
+    const entry = this.#entries.get(jobId);
+    if (!entry) return;
+    this.#used += file.data.size - (entry.thumbnail?.data.size ?? 0);
+    entry.thumbnail = file;
+  }
+
   original(jobId: string): StoredFile | null {
     return this.#entries.get(jobId)?.original ?? null;
   }
@@ -54,10 +62,14 @@ export class ByteStore {
     return this.#entries.get(jobId)?.result ?? null;
   }
 
+  thumbnail(jobId: string): StoredFile | null {
+    return this.#entries.get(jobId)?.thumbnail ?? null;
+  }
+
   delete(jobId: string): void {
     const entry = this.#entries.get(jobId);
     if (!entry) return;
-    this.#used -= entry.original.data.size;
+    this.#used -= entry.original.data.size + (entry.thumbnail?.data.size ?? 0);
     if (entry.result && entry.result !== entry.original) this.#used -= entry.result.data.size;
     this.#entries.delete(jobId);
   }

@@ -31,6 +31,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
         scores: r.quality,
         metadata: r.metadata,
         chosenQuality: r.chosenQuality,
+        thumbnail: r.thumbnail,
       };
     },
     close: () => pool.close(),

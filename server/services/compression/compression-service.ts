@@ -9,6 +9,7 @@ import {
   downloadName,
   type Job,
   type JobStatus,
+  type PreviewSize,
   type QueueStatus,
   type Usage,
 } from "../../../contract/jobs.ts";
@@ -262,6 +263,10 @@ export class CompressionService {
         ? original
         : { data: new Blob([outcome.bytes as Uint8Array<ArrayBuffer>]), mimeType: outcome.mimeType };
       this.#store.putResult(row.id, result);
+      this.#store.putThumbnail(row.id, {
+        data: new Blob([outcome.thumbnail as Uint8Array<ArrayBuffer>]),
+        mimeType: "image/jpeg",
+      });
       const now = this.#now();
       this.#expiries.set(row.id, now + this.#ttlMs);
       await q.updateJob(this.#db, row.id, {
@@ -377,11 +382,20 @@ export class CompressionService {
     return { data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, formatOf(result)) };
   }
 
-  async preview(userId: number, jobId: string): Promise<FileDownload> {
+  /** The original, or with `size: "thumb"` the small upright JPEG made while the job ran. */
+  async preview(userId: number, jobId: string, size: PreviewSize = "original"): Promise<FileDownload> {
     const row = await this.#ownedJob(userId, jobId);
-    const original = this.#isExpired(row) ? null : this.#store.original(row.id);
-    if (!original) throw new ApiError(410, "The original has been deleted from memory");
-    return { data: original.data, mimeType: original.mimeType, name: row.filename };
+    if (size === "thumb" && row.status !== "completed") {
+      throw new ApiError(409, "The thumbnail is made while the image is processed; this one has not completed yet");
+    }
+    const file = this.#isExpired(row)
+      ? null
+      : size === "thumb"
+      ? this.#store.thumbnail(row.id)
+      : this.#store.original(row.id);
+    if (!file) throw new ApiError(410, "The original has been deleted from memory");
+    const name = size === "thumb" ? downloadName(row.filename, "jpeg") : row.filename;
+    return { data: file.data, mimeType: file.mimeType, name };
   }
 
   async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: FileDownload[] }> {

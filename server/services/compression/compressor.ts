@@ -16,6 +16,8 @@ export interface CompressOutcome {
   metadata: MetadataReport;
   /** The quality setting a target search settled on. */
   chosenQuality: number | null;
+  /** A small upright JPEG for the job list. */
+  thumbnail: Uint8Array;
 }
 
 export interface CompressCall {

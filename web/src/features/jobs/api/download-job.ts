@@ -1,4 +1,4 @@
-import type { Job } from "../../../../../contract/jobs.ts";
+import type { Job, PreviewSize } from "../../../../../contract/jobs.ts";
 import { apiRequest, ApiRequestError } from "../../../api/client.ts";
 import { downloadName } from "../lib/job-state.ts";
 
@@ -6,8 +6,8 @@ import { downloadName } from "../lib/job-state.ts";
 export const DOWNLOAD_ALL_PAUSE_MS = 500;
 
 export const downloadUrl = (id: string) => `/api/download/${encodeURIComponent(id)}`;
-export const previewUrl = (id: string, size?: "thumb") =>
-  `/api/preview/${encodeURIComponent(id)}${size ? `?size=${size}` : ""}`;
+export const previewUrl = (id: string, size: PreviewSize = "original") =>
+  `/api/preview/${encodeURIComponent(id)}${size === "original" ? "" : `?size=${size}`}`;
 
 function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);

@@ -49,7 +49,8 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
     >
       <div className="flex items-start gap-3">
         <div className="h-14 w-14 shrink-0 overflow-hidden rounded-md bg-slate-100">
-          {!thumbFailed && job.status !== "error" && (
+          {/* The server makes the thumbnail while the image is processed; until then the tile stays grey. */}
+          {!thumbFailed && job.status === "completed" && !job.expired && (
             <img
               src={previewUrl(job.id, "thumb")}
               alt=""
