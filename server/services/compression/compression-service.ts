@@ -388,11 +388,8 @@ export class CompressionService {
     if (size === "thumb" && row.status !== "completed") {
       throw new ApiError(409, "The thumbnail is made while the image is processed; this one has not completed yet");
     }
-    const file = this.#isExpired(row)
-      ? null
-      : size === "thumb"
-      ? this.#store.thumbnail(row.id)
-      : this.#store.original(row.id);
+    const held = size === "thumb" ? this.#store.thumbnail(row.id) : this.#store.original(row.id);
+    const file = this.#isExpired(row) ? null : held;
     if (!file) throw new ApiError(410, "The original has been deleted from memory");
     const name = size === "thumb" ? downloadName(row.filename, "jpeg") : row.filename;
     return { data: file.data, mimeType: file.mimeType, name };
