@@ -48,6 +48,14 @@ export const PLANS: Record<PlanName, PlanLimits> = {
 
 export const planFor = (status: SubscriptionStatus): PlanLimits => PLANS[isPremium(status) ? "premium" : "free"];
 
+/**
+ * Jobs that end without a smaller result (failed, cancelled, deleted unfinished,
+ * already optimised) give their quota unit back, up to this many a UTC day per
+ * account; later ones keep it. So a free account causes at most
+ * dailyCompressions + this many jobs of work a day, whatever fails (DESIGN §3).
+ */
+export const QUOTA_REFUNDS_PER_DAY = 10;
+
 export const PREMIUM_PRICE_LABEL = "$9.99/month";
 export const CONCURRENCY_CHOICES = [1, 2, 3, 4, 5, 6, 8, 10] as const;
 export const DEFAULT_MAX_CONCURRENT = 3;

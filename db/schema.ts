@@ -29,7 +29,10 @@ export const sessions = sqliteTable("sessions", {
   // SHA-256 of the cookie token, hex: a stolen database cannot be replayed as cookies.
   id: text("id").primaryKey(),
   userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** Sliding: moves forward while the session is used. */
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  /** When the user signed in: bounds the session's whole life, however active. */
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`0`),
 }, (t) => [index("sessions_user_id_idx").on(t.userId)]);
 
 export const batches = sqliteTable("batches", {
@@ -84,6 +87,8 @@ export const dailyUsage = sqliteTable("daily_usage", {
   userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   day: text("day").notNull(),
   used: integer("used").notNull().default(0),
+  /** Units given back that day (failed, cancelled, already optimised): capped, so failures cannot buy unbounded work. */
+  refunded: integer("refunded").notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.userId, t.day] })]);
 
 /** Stripe event ids already applied: webhooks are idempotent. */

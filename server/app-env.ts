@@ -18,8 +18,11 @@ export interface AppDeps {
   webDist?: string;
   /** Extra origins allowed to send state-changing requests (PUBLIC_URL). */
   trustedOrigins: string[];
+  /** PUBLIC_URL is https: Secure cookies and HSTS. */
   secureCookies: boolean;
   logRequests: boolean;
+  /** How long a request body may send nothing before it is dropped (default BODY_IDLE_MS). */
+  bodyIdleMs?: number;
 }
 
 export interface AppEnv {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ApiError } from "./http-error.ts";
+import { BODY_IDLE_MS, bodyGuard, JSON_BODY_LIMIT } from "./middleware/body-guard.ts";
 import { refuseForeignOrigin } from "./middleware/csrf.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
@@ -9,18 +10,28 @@ import { authRoutes } from "./routes/auth.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { accountStateRoutes } from "./routes/account-state.ts";
 import { batchRoutes } from "./routes/batches.ts";
-import { compressRoutes } from "./routes/compress.ts";
+import { compressRoutes, MAX_REQUEST_BYTES } from "./routes/compress.ts";
 import { jobRoutes } from "./routes/jobs.ts";
-import { billingRoutes } from "./routes/billing.ts";
+import { billingRoutes, WEBHOOK_MAX_BYTES } from "./routes/billing.ts";
 import { siteConfigRoutes } from "./routes/site-config.ts";
 import { testBillingRoutes } from "./routes/test-billing.ts";
 import { serveSite } from "./static-site.ts";
+
+/** Body limits by route; every other body (JSON, or none expected) gets the small one. */
+const BODY_LIMITS: Record<string, number> = {
+  "/api/compress": MAX_REQUEST_BYTES,
+  "/api/stripe/webhook": WEBHOOK_MAX_BYTES,
+};
 
 /** Builds the Hono app around its dependencies: middleware, `/api` sub-apps, the site. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   if (deps.logRequests) app.use(requestLog());
-  app.use(securityHeaders({ adsense: Boolean(deps.adsense) }));
+  app.use(securityHeaders({ adsense: Boolean(deps.adsense), hsts: deps.secureCookies }));
+  app.use(bodyGuard({
+    limitFor: (c) => BODY_LIMITS[c.req.path] ?? JSON_BODY_LIMIT,
+    idleMs: deps.bodyIdleMs ?? BODY_IDLE_MS,
+  }));
   app.use(async (c, next) => {
     c.set("deps", deps);
     await next();

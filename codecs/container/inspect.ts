@@ -81,6 +81,31 @@ export function inspectJpeg(bytes: Uint8Array): JpegInfo {
   return { ...info, scanCount: walk.scanCount };
 }
 
+/**
+ * Refuses a file too small for the image its header declares, before any
+ * decode: every 8×8 block of the most detailed component codes at least one
+ * bit (its DC difference, in a sequential or a progressive file alike).
+ */
+export function refuseImpossibleSize(info: JpegInfo, byteLength: number): void {
+  if (byteLength >= minimumBytesFor(info)) return;
+  throw new CodecError(
+    "corrupt_image",
+    `Cannot decode the image: ${byteLength} bytes cannot hold the ${info.width}×${info.height} image its header declares`,
+  );
+}
+
+export function minimumBytesFor(info: Pick<JpegInfo, "width" | "height" | "components">): number {
+  const hMax = Math.max(...info.components.map((c) => c.h || 1));
+  const vMax = Math.max(...info.components.map((c) => c.v || 1));
+  let blocks = 0;
+  for (const c of info.components) {
+    const w = Math.ceil((info.width * (c.h || 1)) / hMax);
+    const h = Math.ceil((info.height * (c.v || 1)) / vMax);
+    blocks = Math.max(blocks, Math.ceil(w / 8) * Math.ceil(h / 8));
+  }
+  return Math.ceil(blocks / 8);
+}
+
 function readFrame(sof: Segment, segments: Segment[]): Omit<JpegInfo, "scanCount"> {
   const p = sof.payload;
   const precision = p[0]!;

@@ -5,7 +5,7 @@
  */
 import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
-import { inspectJpeg, type JpegInfo } from "../container/inspect.ts";
+import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { applyOrientation } from "../image/orientation.ts";
@@ -69,6 +69,7 @@ export async function compressImage(
   onProgress("inspect", 2);
   const info = inspectJpeg(bytes);
   refuseUnsupported(info, input.maxPixels);
+  refuseImpossibleSize(info, bytes.length);
   signal.throwIfAborted();
 
   onProgress("decode", 5);

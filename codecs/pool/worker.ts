@@ -24,11 +24,16 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
       return;
     }
     const { id, bytes, settings, maxPixels } = message;
+    // Header checks run before any WASM call: a failure there leaves the worker as it was.
+    let wasmUsed = false;
     try {
       const result = await compressImage(
         new AbortController().signal, // the pool aborts by terminating this worker
         { bytes, settings, maxPixels },
-        (stage, percent) => post({ type: "progress", id, stage, percent }),
+        (stage, percent) => {
+          if (stage !== "inspect") wasmUsed = true;
+          post({ type: "progress", id, stage, percent });
+        },
       );
       post({ type: "result", id, result }, [
         result.bytes.buffer as ArrayBuffer,
@@ -37,7 +42,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
     } catch (error) {
       const data = toCodecErrorData(error);
       // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.
-      post({ type: "error", id, error: data, recycle: data.code === "corrupt_image" });
+      post({ type: "error", id, error: data, recycle: wasmUsed && data.code === "corrupt_image" });
     }
   };
 };

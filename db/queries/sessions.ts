@@ -1,4 +1,4 @@
-import { eq, lt } from "drizzle-orm";
+import { and, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { type SessionRow, sessions, type UserRow, users } from "../schema.ts";
 
@@ -26,4 +26,9 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
 
 export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+export async function deleteOtherSessions(db: Db, userId: number, keepId: string): Promise<number> {
+  const result = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)));
+  return result.rowsAffected;
 }

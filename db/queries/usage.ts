@@ -30,9 +30,21 @@ export async function addUsage(db: Db, userId: number, day: string, count: numbe
     });
 }
 
-export async function refundQuota(db: Db, userId: number, day: string, count: number): Promise<void> {
+/** Undoes a reservation that never became work (not counted as a refund). */
+export async function releaseQuota(db: Db, userId: number, day: string, count: number): Promise<void> {
   await db.update(dailyUsage).set({ used: sql`max(0, ${dailyUsage.used} - ${count})` })
     .where(and(eq(dailyUsage.userId, userId), eq(dailyUsage.day, day)));
+}
+
+/**
+ * Gives one unit of `day`'s quota back unless `cap` units were already given
+ * back that day, in one statement. Returns whether it was given back.
+ */
+export async function refundQuota(db: Db, userId: number, day: string, cap: number): Promise<boolean> {
+  const result = await db.run(sql`
+    UPDATE daily_usage SET used = max(0, used - 1), refunded = refunded + 1
+    WHERE user_id = ${userId} AND day = ${day} AND refunded < ${cap}`);
+  return result.rowsAffected === 1;
 }
 
 export async function usedOn(db: Db, userId: number, day: string): Promise<number> {

@@ -5,6 +5,11 @@ export interface CspOptions {
   adsense?: boolean;
 }
 
+export interface SecurityHeaderOptions extends CspOptions {
+  /** The site is served over https (PUBLIC_URL): browsers should never use plain http for it. */
+  hsts?: boolean;
+}
+
 /** AdSense's hosts, per Google's CSP guidance for the adsbygoogle.js tag. */
 const ADSENSE = {
   script: [
@@ -49,10 +54,12 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
   ].join("; ");
 }
 
-export function securityHeaders(options: CspOptions = {}): MiddlewareHandler {
+export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler {
   const csp = contentSecurityPolicy(options);
   return async (c, next) => {
     await next();
+    // Two years, as the HSTS preload list asks; sent only when the public URL is https.
+    if (options.hsts) c.header("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
     c.header("Content-Security-Policy", csp);
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "strict-origin-when-cross-origin");

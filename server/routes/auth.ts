@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { login, register, toUser } from "../services/accounts.ts";
-import { createSession, invalidateSession } from "../services/sessions.ts";
+import { createSession, invalidateOtherSessions, invalidateSession } from "../services/sessions.ts";
 import { clearSessionCookie, currentUser, requireUser, setSessionCookie } from "../middleware/session.ts";
 import { clientIp, readJson } from "./request.ts";
 
-/** POST /register, /login, /logout and GET /user (spec §7). */
+/** POST /register, /login, /logout and GET /user (spec §7); /logout-others ends the user's other sessions. */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
     const { db } = c.var.deps;
@@ -25,5 +25,9 @@ export const authRoutes = new Hono<AppEnv>()
     if (c.var.sessionToken) await invalidateSession(c.var.deps.db, c.var.sessionToken);
     clearSessionCookie(c);
     return c.json({ success: true });
+  })
+  .post("/logout-others", requireUser, async (c) => {
+    const ended = await invalidateOtherSessions(c.var.deps.db, currentUser(c).id, c.var.sessionToken!);
+    return c.json({ success: true, ended });
   })
   .get("/user", requireUser, (c) => c.json(toUser(currentUser(c))));

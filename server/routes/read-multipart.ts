@@ -1,18 +1,35 @@
 import {
   isMultipartRequest,
   MaxFileSizeExceededError,
+  MaxHeaderSizeExceededError,
   MultipartParseError,
   parseMultipartRequest,
 } from "@mjackson/multipart-parser";
 import { ApiError } from "../http-error.ts";
 import type { MultipartBody } from "../services/compression/upload-form.ts";
 
+export interface MultipartLimits {
+  /** Per part: a file past this is refused (413) as soon as it passes it. */
+  maxFileBytes: number;
+  /** Text fields beyond this many are refused (400) as they arrive. */
+  maxFields: number;
+  maxFieldBytes: number;
+  /** Called with the running count as each file arrives; throws to refuse the upload there. */
+  onFile(count: number): void;
+  /** The refusal for a file past `maxFileBytes` (its name is not known once the parser stops). */
+  fileTooLarge(): ApiError;
+}
+
+/** The settings fields of POST /api/compress number a dozen; room for a few more. */
+export const UPLOAD_FIELD_LIMITS = { maxFields: 40, maxFieldBytes: 4096 } as const;
+
 /**
  * Reads a multipart body part by part as it streams in: each file goes
  * straight into a Blob, so an upload is held once in memory, not as a
- * buffered body plus its parsed copy (Request.formData()).
+ * buffered body plus its parsed copy (Request.formData()). Every bound is
+ * checked as parts arrive, so a refused body is never read to its end.
  */
-export async function readMultipart(request: Request, maxPartBytes: number): Promise<MultipartBody> {
+export async function readMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
   if (!isMultipartRequest(request)) {
     throw new ApiError(400, "The request must be multipart/form-data with the images in 'images'");
   }
@@ -23,28 +40,35 @@ export async function readMultipart(request: Request, maxPartBytes: number): Pro
     else if (Array.isArray(existing)) existing.push(value);
     else body[name] = [existing, value];
   };
+  let files = 0;
+  let fields = 0;
   try {
-    for await (const part of parseMultipartRequest(request, { maxFileSize: maxPartBytes })) {
-      if (!part.name) continue;
+    for await (const part of parseMultipartRequest(request, { maxFileSize: limits.maxFileBytes })) {
       if (part.isFile) {
+        limits.onFile(++files);
         add(
-          part.name,
+          part.name ?? "",
           new File(part.content as Uint8Array<ArrayBuffer>[], part.filename ?? "image.jpg", {
             type: part.mediaType ?? "application/octet-stream",
           }),
         );
-      } else {
-        add(part.name, part.text);
+        continue;
       }
+      if (++fields > limits.maxFields) {
+        throw new ApiError(400, `The upload has more than ${limits.maxFields} form fields`);
+      }
+      const size = part.content.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+      if (size > limits.maxFieldBytes) {
+        throw new ApiError(400, `The form field '${part.name ?? ""}' is longer than ${limits.maxFieldBytes} bytes`);
+      }
+      if (part.name) add(part.name, part.text);
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof MaxFileSizeExceededError) {
-      throw new ApiError(
-        413,
-        `A file is larger than ${Math.floor(maxPartBytes / 1024 / 1024)} MB, the most any plan accepts`,
-      );
+      throw limits.fileTooLarge();
     }
+    if (err instanceof MaxHeaderSizeExceededError) throw new ApiError(400, "A part's headers are too long");
     if (err instanceof MultipartParseError) throw new ApiError(400, `The multipart body is malformed: ${err.message}`);
     throw new ApiError(400, "The multipart body could not be read");
   }

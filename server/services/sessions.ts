@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
 import {
   deleteExpiredSessions,
+  deleteOtherSessions,
   deleteSession,
   extendSession,
   findSessionWithUser,
@@ -12,9 +13,12 @@ import {
 
 export const SESSION_COOKIE = "session";
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const SESSION_TTL_MS = 30 * DAY_MS;
-/** Renew when less than half the lifetime is left, so active users stay signed in. */
-const RENEW_BELOW_MS = 15 * DAY_MS;
+/** Sliding: a session unused this long ends (ADR 010). */
+export const SESSION_IDLE_MS = 14 * DAY_MS;
+/** Absolute: however active, a session ends this long after sign-in (OWASP ASVS L2 3.3.2). */
+export const SESSION_MAX_AGE_MS = 30 * DAY_MS;
+/** Renew when less than half the idle time is left, so active users stay signed in. */
+const RENEW_BELOW_MS = SESSION_IDLE_MS / 2;
 
 const sessionIdOf = (token: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 
@@ -25,8 +29,8 @@ export interface Session {
 
 export async function createSession(db: Db, userId: number, now = new Date()): Promise<Session> {
   const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await insertSession(db, { id: sessionIdOf(token), userId, expiresAt });
+  const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+  await insertSession(db, { id: sessionIdOf(token), userId, expiresAt, createdAt: now });
   return { token, expiresAt };
 }
 
@@ -40,12 +44,15 @@ export async function validateSession(db: Db, token: string, now = new Date()): 
   const id = sessionIdOf(token);
   const found = await findSessionWithUser(db, id);
   if (!found) return null;
-  if (found.session.expiresAt.getTime() <= now.getTime()) {
+  const expiresAt = found.session.expiresAt.getTime();
+  const endOfLife = found.session.createdAt.getTime() + SESSION_MAX_AGE_MS;
+  if (Math.min(expiresAt, endOfLife) <= now.getTime()) {
     await deleteSession(db, id);
     return null;
   }
-  if (found.session.expiresAt.getTime() - now.getTime() < RENEW_BELOW_MS) {
-    const renewedUntil = new Date(now.getTime() + SESSION_TTL_MS);
+  const renewed = Math.min(now.getTime() + SESSION_IDLE_MS, endOfLife);
+  if (expiresAt - now.getTime() < RENEW_BELOW_MS && renewed > expiresAt) {
+    const renewedUntil = new Date(renewed);
     await extendSession(db, id, renewedUntil);
     return { user: found.user, renewedUntil };
   }
@@ -54,6 +61,11 @@ export async function validateSession(db: Db, token: string, now = new Date()): 
 
 export function invalidateSession(db: Db, token: string): Promise<void> {
   return deleteSession(db, sessionIdOf(token));
+}
+
+/** Ends every session of the user but the one presenting `token`; returns how many ended. */
+export function invalidateOtherSessions(db: Db, userId: number, token: string): Promise<number> {
+  return deleteOtherSessions(db, userId, sessionIdOf(token));
 }
 
 /** Removes sessions nobody presented before they expired (those presented are removed on sight). */

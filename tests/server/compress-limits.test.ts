@@ -47,7 +47,7 @@ Deno.test("POST /api/compress rejects a PNG with 415 naming the file, leaving no
 Deno.test("POST /api/compress rejects a file over the free plan's 10 MB with 413", async () => {
   const { t, cookie } = await setup();
   const res = await upload(t, cookie, [taggedFile("big", "big.jpg", 10 * MB + 1)]);
-  await expectError(res, 413, /'big\.jpg' is 10\.0 MB; the free plan allows 10\.0 MB per file/);
+  await expectError(res, 413, /larger than 10\.0 MB, the most the free plan allows per file/);
   await nothingLeftBehind(t, cookie);
   await t.close();
 });
@@ -59,15 +59,31 @@ Deno.test("POST /api/compress lets Premium send a 20 MB file but not a 26 MB one
   await expectError(
     await upload(t, cookie, [taggedFile("huge", "huge.jpg", 26 * MB)]),
     413,
-    /larger than 25 MB, the most any plan accepts/,
+    /larger than 25\.0 MB, the most the premium plan allows per file/,
   );
   await t.close();
 });
 
-Deno.test("POST /api/compress refuses 21 files on the free plan with 400", async () => {
+Deno.test("POST /api/compress refuses 101 files on the Premium plan with 400", async () => {
+  const { t, cookie } = await setup();
+  await makePremium(t, "alice");
+  const files = Array.from({ length: 101 }, (_, i) => taggedFile(`f${i}`));
+  await expectError(
+    await upload(t, cookie, files),
+    400,
+    /Too many files: 101 or more in one upload; the premium plan allows 100/,
+  );
+  await t.close();
+});
+
+Deno.test("POST /api/compress stops a free upload at the first file past the day's quota (429)", async () => {
   const { t, cookie } = await setup();
   const files = Array.from({ length: 21 }, (_, i) => taggedFile(`f${i}`));
-  await expectError(await upload(t, cookie, files), 400, /Too many files: 21 in one upload; the free plan allows 20/);
+  await expectError(
+    await upload(t, cookie, files),
+    429,
+    /Daily limit reached: 10 compressions per day on the free plan \(10 left today, 11 or more in this upload\)/,
+  );
   await nothingLeftBehind(t, cookie);
   await t.close();
 });
@@ -186,7 +202,7 @@ Deno.test("an upload bigger than what is left of the day's quota is refused whol
   const { t, cookie } = await setup();
   assert.equal((await upload(t, cookie, Array.from({ length: 8 }, (_, i) => taggedFile(`a${i}`)))).status, 201);
   const res = await upload(t, cookie, Array.from({ length: 3 }, (_, i) => taggedFile(`b${i}`)));
-  await expectError(res, 429, /Daily limit reached.*\(2 left today, 3 in this upload\)/);
+  await expectError(res, 429, /Daily limit reached.*\(2 left today, 3 or more in this upload\)/);
   await t.close();
 });
 

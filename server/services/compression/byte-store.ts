@@ -17,19 +17,71 @@ interface Entry {
   thumbnail: StoredFile | null;
 }
 
+/**
+ * Room promised to an upload while its body streams in, before its files are
+ * stored: checking and taking happen in one synchronous step, so parallel
+ * uploads can never promise more than the cap holds.
+ */
+export class Reservation {
+  #bytes = 0;
+  #released = false;
+
+  constructor(private store: ByteStore) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Takes `bytes` more; false (and nothing taken) when the store has no room for them. */
+  grow(bytes: number): boolean {
+    if (this.#released || !this.store.tryReserve(bytes)) return false;
+    this.#bytes += bytes;
+    return true;
+  }
+
+  /** Gives the room back; safe to call on every path, more than once. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.store.unreserve(this.#bytes);
+  }
+}
+
 export class ByteStore {
   #entries = new Map<string, Entry>();
   #used = 0;
+  /** Room promised to uploads still arriving (see Reservation). */
+  #reserved = 0;
 
   constructor(readonly maxBytes: number) {}
 
+  /** Bytes stored. */
   get usedBytes(): number {
     return this.#used;
   }
 
-  /** Whether `bytes` more fit under the cap right now. */
+  /** Bytes stored plus those promised to uploads in flight: what memory must hold. */
+  get heldBytes(): number {
+    return this.#used + this.#reserved;
+  }
+
+  /** Whether `bytes` more fit under the cap right now, counting uploads in flight. */
   hasRoomFor(bytes: number): boolean {
-    return this.#used + bytes <= this.maxBytes;
+    return this.heldBytes + bytes <= this.maxBytes;
+  }
+
+  reserve(): Reservation {
+    return new Reservation(this);
+  }
+
+  tryReserve(bytes: number): boolean {
+    if (!this.hasRoomFor(bytes)) return false;
+    this.#reserved += bytes;
+    return true;
+  }
+
+  unreserve(bytes: number): void {
+    this.#reserved -= bytes;
   }
 
   putOriginal(jobId: string, file: StoredFile): void {

@@ -13,13 +13,13 @@ import {
   type QueueStatus,
   type Usage,
 } from "../../../contract/jobs.ts";
-import { DEFAULT_MAX_CONCURRENT, MB, type PlanLimits, PLANS } from "../../../contract/plans.ts";
+import { DEFAULT_MAX_CONCURRENT, type PlanLimits, PLANS, QUOTA_REFUNDS_PER_DAY } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
 import type { CompressSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
-import { addUsage, refundQuota, reserveQuota, usedOn } from "../../../db/queries/usage.ts";
+import { addUsage, refundQuota, releaseQuota, reserveQuota, usedOn } from "../../../db/queries/usage.ts";
 import { findUserById } from "../../../db/queries/users.ts";
 import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
 import { ApiError } from "../../http-error.ts";
@@ -29,6 +29,7 @@ import type { Compressor } from "./compressor.ts";
 import { nextUtcMidnight, utcDay } from "./quota-day.ts";
 import { type QueuedJob, Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
+import { dailyLimitReached, fileTooLarge, storeFull, tooManyFiles, UploadIntake } from "./upload-intake.ts";
 import { batchSettings, toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 
@@ -53,8 +54,6 @@ export interface FileDownload {
 
 /** Enough of a file's start to find its frame header behind typical EXIF/ICC segments. */
 const HEAD_BYTES = 512 * 1024;
-
-const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 /** The format actually served: a kept original is a JPEG even when WebP was asked for. */
 const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/webp" ? "webp" : "jpeg";
@@ -92,7 +91,7 @@ export class CompressionService {
       (job, signal) => this.#run(job, signal),
       jobMemory && {
         // Uploads and results held in memory leave less room for images in work.
-        room: () => MEMORY_BUDGET_BYTES - this.#store.usedBytes,
+        room: () => MEMORY_BUDGET_BYTES - this.#store.heldBytes,
         cost: (job) => jobMemory(job.pixels),
       },
     );
@@ -100,28 +99,34 @@ export class CompressionService {
 
   // ---- admission -------------------------------------------------------------
 
-  async admit(user: UserRow, form: UploadForm): Promise<CompressResponse> {
+  /**
+   * Opens an upload before its body is read: refuses at once while shutting
+   * down or when the day's quota is used up, and hands back the intake that
+   * bounds the body as it streams (upload-intake.ts). Release it on every path.
+   */
+  async openUpload(user: UserRow): Promise<UploadIntake> {
     if (!this.#accepting) {
       throw new ApiError(503, "The server is restarting; please try again in a minute", { "Retry-After": "60" });
     }
     const plan = planOf(user, this.#now());
+    let left: number | null = null;
+    if (plan.dailyCompressions !== null) {
+      left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, utcDay(this.#now())));
+      if (left === 0) throw dailyLimitReached(plan, 0, 0);
+    }
+    return new UploadIntake(plan, left, this.#store.reserve());
+  }
+
+  /** Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored files. */
+  async admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
+    const plan = intake.plan;
     const { files, settings } = form;
     if (settings.target && !plan.targets) {
       throw new ApiError(403, "target: target size and quality are Premium features");
     }
-    if (files.length > plan.maxFilesPerUpload) {
-      throw new ApiError(
-        400,
-        `Too many files: ${files.length} in one upload; the ${plan.name} plan allows ${plan.maxFilesPerUpload}`,
-      );
-    }
+    if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
     for (const file of files) {
-      if (file.size > plan.maxFileBytes) {
-        throw new ApiError(
-          413,
-          `'${file.name}' is ${mb(file.size)}; the ${plan.name} plan allows ${mb(plan.maxFileBytes)} per file`,
-        );
-      }
+      if (file.size > plan.maxFileBytes) throw fileTooLarge(plan, file.name, file.size);
     }
     const pixels: number[] = [];
     for (const file of files) {
@@ -129,10 +134,9 @@ export class CompressionService {
     }
 
     const total = files.reduce((sum, f) => sum + f.size, 0);
-    if (!this.#store.hasRoomFor(total)) {
-      throw new ApiError(503, "The server is busy with other images; please try again in a minute", {
-        "Retry-After": "60",
-      });
+    // Room was reserved chunk by chunk while the body arrived; only a body larger than its files needs more.
+    if (total > intake.reservation.bytes && !intake.reservation.grow(total - intake.reservation.bytes)) {
+      throw storeFull();
     }
 
     const now = this.#now();
@@ -141,11 +145,7 @@ export class CompressionService {
       await addUsage(this.#db, user.id, day, files.length);
     } else if (!await reserveQuota(this.#db, user.id, day, files.length, plan.dailyCompressions)) {
       const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
-      throw new ApiError(
-        429,
-        `Daily limit reached: ${plan.dailyCompressions} compressions per day on the free plan` +
-          (left > 0 ? ` (${left} left today, ${files.length} in this upload)` : ""),
-      );
+      throw dailyLimitReached(plan, left, files.length);
     }
 
     const batchId = crypto.randomUUID();
@@ -190,11 +190,12 @@ export class CompressionService {
     try {
       await q.insertBatchWithJobs(this.#db, batchRow, jobRows);
     } catch (err) {
-      await refundQuota(this.#db, user.id, day, files.length);
+      await releaseQuota(this.#db, user.id, day, files.length);
       throw err;
     }
     // The upload's File is kept as it is: no copy of its bytes on the JS heap.
     jobRows.forEach((row, i) => this.#store.putOriginal(row.id, { data: files[i]!, mimeType: "image/jpeg" }));
+    intake.release(); // the stored files now hold the room the body reserved
 
     const userLimit = plan.fixedConcurrency ?? form.maxConcurrent;
     this.scheduler.enqueue(jobRows.map((row, i) => ({
@@ -269,6 +270,8 @@ export class CompressionService {
       });
       const now = this.#now();
       this.#expiries.set(row.id, now + this.#ttlMs);
+      // Never bigger: returning the original costs no quota (within the day's refunds).
+      const refunded = outcome.keptOriginal && row.charged && await this.#refund(row);
       await q.updateJob(this.#db, row.id, {
         status: "completed",
         progress: 100,
@@ -282,10 +285,8 @@ export class CompressionService {
         metadataJson: JSON.stringify(outcome.metadata),
         completedAt: new Date(now),
         expiresAt: new Date(now + this.#ttlMs),
-        charged: outcome.keptOriginal ? false : row.charged,
+        charged: row.charged && !refunded,
       });
-      // Never bigger: returning the original costs no quota.
-      if (outcome.keptOriginal && row.charged) await this.#refund(row);
     } catch (err) {
       if (signal.aborted) return; // the canceller records the outcome
       const message = isCodecError(err) ? err.message : UNEXPECTED_MESSAGE;
@@ -299,8 +300,8 @@ export class CompressionService {
   }
 
   async #fail(row: JobRow, batch: BatchRow, message: string): Promise<void> {
-    await q.updateJob(this.#db, row.id, { status: "error", errorMessage: message, charged: false });
-    if (row.charged) await this.#refund(row);
+    const refunded = row.charged && await this.#refund(row);
+    await q.updateJob(this.#db, row.id, { status: "error", errorMessage: message, charged: row.charged && !refunded });
     this.#store.delete(row.id);
     if (batch.pauseOnError) {
       const current = await q.findBatch(this.#db, batch.id);
@@ -312,8 +313,13 @@ export class CompressionService {
     await this.#refreshBatch(batch.id);
   }
 
-  #refund(row: JobRow): Promise<void> {
-    return refundQuota(this.#db, row.userId, row.quotaDay ?? utcDay(row.createdAt.getTime()), 1);
+  /** Gives the job's unit back, within the day's refund cap; true when it did. */
+  #refund(row: JobRow): Promise<boolean> {
+    return refundQuota(this.#db, row.userId, this.#quotaDayOf(row), QUOTA_REFUNDS_PER_DAY);
+  }
+
+  #quotaDayOf(row: JobRow): string {
+    return row.quotaDay ?? utcDay(row.createdAt.getTime());
   }
 
   async #refreshBatch(batchId: string): Promise<void> {
@@ -472,8 +478,12 @@ export class CompressionService {
     this.scheduler.resumeBatch(batch.id); // forget the pause mark
     for (const row of await q.jobsOfBatch(this.#db, batch.id)) {
       if (row.status !== "pending" && row.status !== "processing") continue;
-      await q.updateJob(this.#db, row.id, { status: "error", errorMessage: CANCELLED_MESSAGE, charged: false });
-      if (row.charged) await this.#refund(row);
+      const refunded = row.charged && await this.#refund(row);
+      await q.updateJob(this.#db, row.id, {
+        status: "error",
+        errorMessage: CANCELLED_MESSAGE,
+        charged: row.charged && !refunded,
+      });
       this.#store.delete(row.id);
     }
     return this.#batchView(userId, batch.id);
@@ -510,7 +520,8 @@ export class CompressionService {
     const orphans = await q.unfinishedJobs(this.#db);
     for (const row of orphans) {
       await q.updateJob(this.#db, row.id, { status: "error", errorMessage: RESTART_MESSAGE, charged: false });
-      if (row.charged) await this.#refund(row);
+      // Our restart, not the user's doing: given back outside the refund cap.
+      if (row.charged) await releaseQuota(this.#db, row.userId, this.#quotaDayOf(row), 1);
     }
     await q.markAllCompletedExpired(this.#db);
     for (const batchId of new Set(orphans.map((r) => r.batchId))) {

@@ -1,0 +1,67 @@
+/**
+ * The plan's limits applied while an upload streams in (DESIGN §3): its bytes
+ * are reserved in the byte store chunk by chunk, and the file count is checked
+ * against the plan and the day's quota as each file arrives, so a refused
+ * upload is cut off where it goes wrong instead of being read to its end.
+ */
+import { MB, type PlanLimits } from "../../../contract/plans.ts";
+import { ApiError } from "../../http-error.ts";
+import type { Reservation } from "./byte-store.ts";
+
+export const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+export const storeFull = () =>
+  new ApiError(503, "The server is busy with other images; please try again in a minute", { "Retry-After": "60" });
+
+/** `count` is the files in the upload, or "N or more" when it is cut off at the Nth. */
+export const tooManyFiles = (plan: PlanLimits, count: number | string) =>
+  new ApiError(
+    400,
+    `Too many files: ${count} in one upload; the ${plan.name} plan allows ${plan.maxFilesPerUpload}`,
+  );
+
+export function dailyLimitReached(plan: PlanLimits, left: number, inUpload: number | string): ApiError {
+  const detail = left > 0 ? ` (${left} left today, ${inUpload} in this upload)` : "";
+  return new ApiError(
+    429,
+    `Daily limit reached: ${plan.dailyCompressions} compressions per day on the free plan${detail}`,
+  );
+}
+
+export const fileTooLarge = (plan: PlanLimits, name?: string, size?: number) =>
+  new ApiError(
+    413,
+    name !== undefined && size !== undefined
+      ? `'${name}' is ${mb(size)}; the ${plan.name} plan allows ${mb(plan.maxFileBytes)} per file`
+      : `A file is larger than ${mb(plan.maxFileBytes)}, the most the ${plan.name} plan allows per file`,
+  );
+
+export class UploadIntake {
+  constructor(
+    readonly plan: PlanLimits,
+    /** Compressions left today when the upload started; null = unlimited. */
+    readonly quotaLeft: number | null,
+    readonly reservation: Reservation,
+  ) {}
+
+  /** Reserves a chunk's bytes; refuses the upload (503) when the store cannot hold them. */
+  take(bytes: number): void {
+    if (!this.reservation.grow(bytes)) throw storeFull();
+  }
+
+  /** The `count`th file has started to arrive. */
+  countFile(count: number): void {
+    if (count > this.plan.maxFilesPerUpload) throw tooManyFiles(this.plan, `${count} or more`);
+    if (this.quotaLeft !== null && count > this.quotaLeft) {
+      throw dailyLimitReached(this.plan, this.quotaLeft, `${count} or more`);
+    }
+  }
+
+  fileTooLarge(): ApiError {
+    return fileTooLarge(this.plan);
+  }
+
+  release(): void {
+    this.reservation.release();
+  }
+}
