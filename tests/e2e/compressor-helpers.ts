@@ -72,3 +72,33 @@ export async function waitForCompleted(page: Page, count: number, timeout = 60_0
     { timeout },
   );
 }
+
+/**
+ * Drags files the way a browser does: dragenter, dragover, then drop (phase "drop") with a
+ * DataTransfer, on the element `testId` names or, without one, on the page body.
+ * Resolves to whether the drop was taken by the page (its default, navigating away, prevented).
+ */
+export function dragFiles(
+  page: Page,
+  files: { name: string; type: string; size: number }[],
+  phase: "drag" | "drop",
+  testId?: string,
+): Promise<boolean> {
+  return page.evaluate(({ files, phase, testId }) => {
+    const target = testId ? document.querySelector(`[data-testid="${testId}"]`)! : document.body;
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.size)], f.name, { type: f.type }));
+    const fire = (type: string) =>
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    fire("dragenter");
+    fire("dragover");
+    return phase === "drop" ? !fire("drop") : true;
+  }, { files, phase, testId });
+}
+
+/** Opens the full settings panel from the one-line summary. */
+export async function openSettings(page: Page): Promise<void> {
+  const change = page.getByRole("button", { name: "Change", exact: true });
+  if (await change.count()) await change.click();
+  await page.getByTestId("settings-panel").waitFor();
+}

@@ -43,9 +43,31 @@ function Loading() {
   );
 }
 
+/** The first stop of the Tab key on the compressor page: straight past the header to the work. */
+function SkipLink() {
+  const [location] = useLocation();
+  if (location !== paths.home) return null;
+  return (
+    <a
+      href="#compressor"
+      className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      onClick={(e) => {
+        // The target is focused (not just scrolled to), so the next Tab continues inside it.
+        e.preventDefault();
+        const main = document.getElementById("compressor");
+        main?.focus();
+        main?.scrollIntoView({ block: "start" });
+      }}
+    >
+      Skip to the compressor
+    </a>
+  );
+}
+
 function SignedInLayout({ children }: { children: React.ReactNode }) {
   return (
     <>
+      <SkipLink />
       <AppHeader />
       {children}
     </>

@@ -2,7 +2,10 @@ import * as ToastPrimitive from "@radix-ui/react-toast";
 import { cn } from "../../lib/cn.ts";
 import { dismissToast, TOAST_DURATION_MS, useToasts } from "./use-toast.ts";
 
-/** The notification region: F8 focuses it, swiping right dismisses a notice. */
+/**
+ * The notification region: F8 focuses it, swiping right dismisses a notice. It never covers the
+ * cookie banner's buttons or the upload button: top on phones, above the banner on wider screens.
+ */
 export function Toaster() {
   const toasts = useToasts();
   return (
@@ -37,7 +40,12 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         hotkey={["F8"]}
-        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px]"
+        className={cn(
+          // Phones: at the top, clear of the cookie banner and the upload controls below the header.
+          "fixed inset-x-0 top-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-2 outline-none",
+          // Wider: bottom right, above the cookie banner (it publishes its height), beside the main column.
+          "sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-[var(--cookie-banner-height,0px)] sm:max-w-[380px] sm:p-4",
+        )}
       />
     </ToastPrimitive.Provider>
   );

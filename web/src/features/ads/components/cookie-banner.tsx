@@ -18,14 +18,19 @@ export function CookieBanner() {
   const ref = useRef<HTMLElement>(null);
   const visible = mounted && known && showAds && consent === null;
 
-  // Room at the bottom of the page, so the banner never covers the end of it.
+  // Room at the bottom of the page, so the banner never covers the end of it; its height is
+  // published as --cookie-banner-height so notices (toaster.tsx) sit above its buttons.
   useLayoutEffect(() => {
     if (!visible || !ref.current) return;
     const body = document.body;
+    const root = document.documentElement;
     const previous = body.style.paddingBottom;
-    body.style.paddingBottom = `${ref.current.offsetHeight}px`;
+    const height = `${ref.current.offsetHeight}px`;
+    body.style.paddingBottom = height;
+    root.style.setProperty("--cookie-banner-height", height);
     return () => {
       body.style.paddingBottom = previous;
+      root.style.removeProperty("--cookie-banner-height");
     };
   }, [visible]);
 
@@ -37,10 +42,9 @@ export function CookieBanner() {
       data-testid="cookie-banner"
       className="fixed inset-x-0 bottom-0 z-50 border-t border-slate-200 bg-white/95 shadow-[0_-4px_12px_rgba(0,0,0,0.06)] backdrop-blur"
     >
-      <div className="mx-auto flex max-w-5xl flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-700">
-          SqueezeJPEG uses cookies to keep you signed in and to show the ads that keep the free plan free. Accept
-          personalised ads, or decline to see only non-personalised ones.{" "}
+      <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-3 py-2 sm:px-4">
+        <p className="text-xs text-slate-700 sm:text-sm">
+          We use cookies for sign-in and ads; decline for non-personalised ads only.{" "}
           <Link href={paths.privacy} className="font-medium text-brand-700 underline">Privacy Policy</Link>
         </p>
         <div className="flex shrink-0 gap-2">

@@ -1,13 +1,14 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
-import { PASSWORD_RULE, USERNAME_RULE } from "../../../../../contract/accounts.ts";
+import { PASSWORD_RULE, registerSchema, USERNAME_RULE } from "../../../../../contract/accounts.ts";
 import { paths, safeReturnPath } from "../../../../../contract/routes.ts";
-import { messageOf } from "../../../api/client.ts";
+import { ApiRequestError, messageOf } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { readPendingFileInfo } from "../../../lib/pending-files.ts";
 import { useUser } from "../api/get-user.ts";
 import { useLogin } from "../api/login.ts";
 import { useRegister } from "../api/register.ts";
@@ -69,25 +70,65 @@ function SignInForm({ onDone }: { onDone: () => void }) {
   );
 }
 
+type SignUpFields = "firstName" | "lastName" | "username" | "email" | "password";
+type FieldErrors = Partial<Record<SignUpFields, string>>;
+
+/** A contract message ("username must be …") as a sentence for the field it is shown under. */
+const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
+
+/** Field-level messages: empty required fields first, then the shared contract's rules. */
+export function signUpErrors(form: Record<SignUpFields, string>): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!form.username.trim()) errors.username = "Enter a username";
+  if (!form.password) errors.password = "Enter a password";
+  const parsed = registerSchema.safeParse(form);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as SignUpFields | undefined;
+      if (field && !errors[field]) errors[field] = sentence(issue.message);
+    }
+  }
+  return errors;
+}
+
+/** The server's refusal, under the field it is about (a taken username), else null. */
+function serverFieldError(err: unknown): FieldErrors | null {
+  if (!(err instanceof ApiRequestError) || !err.serverMessage) return null;
+  const m = err.serverMessage;
+  for (const field of ["username", "email", "password", "firstName", "lastName"] as const) {
+    if (m.toLowerCase().includes(field.toLowerCase())) return { [field]: sentence(m) };
+  }
+  return null;
+}
+
 function SignUpForm({ onDone }: { onDone: () => void }) {
   const register = useRegister();
   const [form, setForm] = useState({ firstName: "", lastName: "", username: "", email: "", password: "" });
-  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setForm({ ...form, [key]: e.target.value });
+    if (errors[key]) setErrors({ ...errors, [key]: undefined });
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const found = signUpErrors(form);
+    setErrors(found);
     if (!form.username.trim() || !form.password) return void toast(MISSING);
+    if (Object.keys(found).length > 0) return;
     register.mutate(form, {
       onSuccess: () => {
         toast({ title: "Account created!", description: "Welcome to the product! You're now logged in." });
         onDone();
       },
-      onError: (err) =>
+      onError: (err) => {
+        const onField = serverFieldError(err);
+        if (onField) setErrors(onField);
         toast({
           title: "Registration failed",
           description: messageOf(err, "Username may already exist"),
           variant: "destructive",
-        }),
+        });
+      },
     });
   };
   return (
@@ -95,6 +136,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
       <div className="grid grid-cols-2 gap-3">
         <FormField
           id="register-first"
+          error={errors.firstName}
           name="firstName"
           label="First name"
           autoComplete="given-name"
@@ -103,6 +145,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
         />
         <FormField
           id="register-last"
+          error={errors.lastName}
           name="lastName"
           label="Last name"
           autoComplete="family-name"
@@ -112,6 +155,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
       </div>
       <FormField
         id="register-username"
+        error={errors.username}
         name="username"
         label="Username"
         autoComplete="username"
@@ -121,6 +165,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
       />
       <FormField
         id="register-email"
+        error={errors.email}
         name="email"
         type="email"
         label="Email (optional)"
@@ -130,6 +175,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
       />
       <FormField
         id="register-password"
+        error={errors.password}
         name="password"
         type="password"
         label="Password"
@@ -157,11 +203,33 @@ const SIDE = [
   { title: "Free Account", text: "10 compressions a day for free, files up to 10 MB, no card needed." },
 ];
 
+/** "Your 3 photos are waiting": files picked on the landing page, compressed right after sign-up. */
+function WaitingFiles({ count, onSignIn }: { count: number; onSignIn: () => void }) {
+  return (
+    <div
+      role="status"
+      data-testid="waiting-files"
+      className="mb-4 rounded-lg border border-brand-100 bg-brand-50 p-3 text-sm text-slate-700"
+    >
+      <p className="font-semibold text-slate-900">Your {count} photo{count === 1 ? " is" : "s are"} waiting</p>
+      <p>
+        Create a free account and they are compressed right away.{" "}
+        <button type="button" className="font-medium text-brand-700 underline" onClick={onSignIn}>
+          I have an account: Sign In
+        </button>
+      </p>
+    </div>
+  );
+}
+
 export function AuthPage() {
   const { isAuthenticated } = useUser();
   const [, navigate] = useLocation();
   const returnPath = useReturnPath();
   const done = () => navigate(returnPath, { replace: true });
+  // Files picked on the landing page: a new visitor most likely needs an account.
+  const [waiting] = useState(() => readPendingFileInfo().length);
+  const [tab, setTab] = useState(waiting > 0 ? "signup" : "signin");
 
   useEffect(() => {
     if (isAuthenticated) navigate(returnPath, { replace: true });
@@ -175,7 +243,8 @@ export function AuthPage() {
           <p className="text-sm text-slate-600">Sign in or create a free account to start compressing.</p>
         </CardHeader>
         <CardContent>
-          <Tabs defaultValue="signin">
+          {waiting > 0 && <WaitingFiles count={waiting} onSignIn={() => setTab("signin")} />}
+          <Tabs value={tab} onValueChange={setTab}>
             <TabsList className="mb-6">
               <TabsTrigger value="signin">Sign In</TabsTrigger>
               <TabsTrigger value="signup">Sign Up</TabsTrigger>

@@ -22,7 +22,7 @@ import { UsageCard } from "../../usage/components/usage-card.tsx";
 import { USAGE_QUERY_KEY } from "../../usage/api/get-usage.ts";
 import { useCompressSettings } from "../lib/use-compress-settings.ts";
 import { InfoBanner } from "./info-banner.tsx";
-import { SettingsPanel } from "./settings-panel.tsx";
+import { SettingsSummary } from "./settings-summary.tsx";
 import { UploadCard } from "./upload-card.tsx";
 
 /** Stable, so memoised job cards are not re-rendered by the page. */
@@ -31,8 +31,21 @@ const renderCompare = (job: Job) => (
 );
 
 /**
+ * Brings the job list into view after an upload, unless its top is already in the upper half
+ * of the window (then the drop zone stays in sight too).
+ */
+function showResults() {
+  const results = document.getElementById("results");
+  if (!results) return;
+  const top = results.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 2) results.scrollIntoView({ block: "start" });
+}
+
+/**
  * The signed-in home (spec §2): this page composes the features (upload,
  * settings, jobs, compare, batches, usage); none of them import each other.
+ * Order: one-line banner, the upload card with the settings summary, then the
+ * results directly below, so the first screen holds all three.
  */
 export function CompressorPage() {
   const { user } = useUser();
@@ -40,7 +53,7 @@ export function CompressorPage() {
   const plan = planFor(user?.subscriptionStatus ?? "free");
   const limits = { maxFileBytes: plan.maxFileBytes, maxFiles: plan.maxFilesPerUpload };
 
-  const { settings, update } = useCompressSettings();
+  const { settings, update, ready } = useCompressSettings();
   const [files, setFilesState] = useState<File[]>([]);
   const setFiles = useCallback((fn: (prev: File[]) => File[]) => setFilesState(fn), []);
 
@@ -64,14 +77,20 @@ export function CompressorPage() {
   }, [active, qc]);
 
   return (
-    <main className="mx-auto max-w-7xl px-3 py-4 sm:px-4 sm:py-6">
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
-        <div className="min-w-0 space-y-6">
+    <main id="compressor" tabIndex={-1} className="mx-auto max-w-7xl px-3 py-3 outline-none sm:px-4 sm:py-5">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_320px] lg:gap-6">
+        <div className="min-w-0 space-y-4">
           <InfoBanner />
-          <UploadCard limits={limits} settings={settings} allowTarget={premium} files={files} setFiles={setFiles} />
-          <SettingsPanel settings={settings} update={update} premium={premium} />
-          <AdSlot placement="compressor" />
-          <BatchPanel batches={batches} />
+          <UploadCard
+            limits={limits}
+            settings={settings}
+            settingsReady={ready}
+            allowTarget={premium}
+            files={files}
+            setFiles={setFiles}
+            settingsSlot={<SettingsSummary settings={settings} update={update} premium={premium} />}
+            onUploaded={showResults}
+          />
           <ProcessingQueue jobs={jobs} isLoading={jobsQuery.isLoading} renderCompare={renderCompare} />
           <BatchActions
             jobs={jobs}
@@ -79,6 +98,8 @@ export function CompressorPage() {
             deleteJobs={remove.mutate}
             deleting={remove.isPending}
           />
+          <BatchPanel batches={batches} />
+          <AdSlot placement="compressor" />
         </div>
         <aside aria-label="Account and usage" className="min-w-0 space-y-6">
           <SubscriptionCard />

@@ -1,7 +1,7 @@
 import { type DragEvent, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { cn } from "../../../lib/cn.ts";
-import { ACCEPT_ATTRIBUTE, dragIsInvalid, limitLabel, type UploadLimits } from "../lib/validate-files.ts";
+import { ACCEPT_ATTRIBUTE, dragIsInvalid, limitLabel, type UploadLimits } from "../../../lib/validate-files.ts";
 
 type DragState = "idle" | "valid" | "invalid";
 
@@ -11,12 +11,16 @@ const HEADINGS: Record<DragState, string> = {
   invalid: "Invalid file type or size",
 };
 
-/** Drop or pick JPEGs; what happens to them is the caller's job (see validate-files.ts). */
+/**
+ * Drop or pick JPEGs; what happens to them is the caller's job (see validate-files.ts).
+ * `pageDrag`: files are being dragged somewhere over the page (they are taken there too).
+ */
 export function Dropzone(
-  { limits, selectedCount, disabled, onFiles }: {
+  { limits, selectedCount, disabled, pageDrag, onFiles }: {
     limits: UploadLimits;
     selectedCount: number;
     disabled?: boolean;
+    pageDrag?: boolean;
     onFiles: (files: File[]) => void;
   },
 ) {
@@ -59,10 +63,10 @@ export function Dropzone(
         if (e.target === e.currentTarget && !disabled) input.current?.click();
       }}
       className={cn(
-        "flex min-h-44 flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed p-6 text-center transition-colors",
+        "flex min-h-32 flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed p-4 text-center transition-colors sm:min-h-36",
         drag === "invalid" && "border-red-500 bg-red-50",
         drag === "valid" && "border-brand-600 bg-brand-50",
-        drag === "idle" && "border-slate-300 bg-white",
+        drag === "idle" && (pageDrag ? "border-brand-600 bg-brand-50/60" : "border-slate-300 bg-white"),
       )}
     >
       <p
@@ -70,9 +74,9 @@ export function Dropzone(
         aria-live="polite"
         data-testid="dropzone-heading"
       >
-        {HEADINGS[drag]}
+        {drag === "idle" && pageDrag ? "Drop the images anywhere on this page" : HEADINGS[drag]}
       </p>
-      <p className="text-sm text-slate-500">
+      <p className="text-xs text-slate-500 sm:text-sm">
         JPEG only (.jpg, .jpeg), up to {limitLabel(limits.maxFileBytes)} each, {limits.maxFiles} files per upload
       </p>
       <Button type="button" variant="secondary" disabled={disabled} onClick={() => input.current?.click()}>
@@ -84,7 +88,7 @@ export function Dropzone(
         accept={ACCEPT_ATTRIBUTE}
         multiple
         aria-label="Choose JPEG images"
-        className="sr-only"
+        hidden
         tabIndex={-1}
         onChange={(e) => {
           onFiles(Array.from(e.target.files ?? []));

@@ -1,10 +1,9 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "wouter";
 import { qualityLabel } from "../../../../../contract/jobs.ts";
-import { CONCURRENCY_CHOICES } from "../../../../../contract/plans.ts";
+import { CONCURRENCY_CHOICES, PLANS } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
 import { BATCH_PRIORITIES, CHROMA_SUBSAMPLINGS, MODES, type Target } from "../../../../../contract/settings.ts";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import type { SavedSettings } from "../api/settings.ts";
 
 const MODE_LABELS = { speed: "Speed", balanced: "Balanced", quality: "Quality" } as const;
@@ -14,6 +13,8 @@ const CHROMA_HINTS = {
   "4:2:2": "4:2:2 (half horizontal colour)",
   "4:2:0": "4:2:0 (smallest files)",
 } as const;
+/** What the free plan runs, whatever the saved setting says (the server fixes it too). */
+const FREE_CONCURRENCY = PLANS.free.fixedConcurrency ?? 2;
 const SELECT =
   "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
 
@@ -58,9 +59,13 @@ function Toggle(
   );
 }
 
-/** Every setting of spec §3 with its default; JPEG-only options appear only for JPEG output. */
+/**
+ * Every setting of spec §3 with its default; JPEG-only options appear only for JPEG output, and
+ * WebP says what it drops. The concurrency offers only what the plan runs.
+ */
 export function SettingsPanel(
-  { settings, update, premium }: {
+  { id, settings, update, premium }: {
+    id?: string;
     settings: SavedSettings;
     update: (patch: Partial<SavedSettings>) => void;
     premium: boolean;
@@ -68,12 +73,17 @@ export function SettingsPanel(
 ) {
   const jpeg = settings.format === "jpeg";
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Compression Settings</CardTitle>
+    <section
+      id={id}
+      aria-labelledby="settings-title"
+      className="space-y-5 rounded-lg border border-slate-200 bg-slate-50/50 p-3 sm:p-4"
+      data-testid="settings-panel"
+    >
+      <div>
+        <h2 id="settings-title" className="text-base font-semibold">Compression Settings</h2>
         <p className="text-sm text-slate-500">Remembered for your account and used for the next upload.</p>
-      </CardHeader>
-      <CardContent className="space-y-6">
+      </div>
+      <div className="space-y-6">
         <div className="space-y-2">
           <div className="flex items-baseline justify-between">
             <label htmlFor="setting-quality" className="text-sm font-medium text-slate-700">Quality</label>
@@ -155,19 +165,29 @@ export function SettingsPanel(
               onChange={(v) => update({ mozjpeg: v })}
             />
           )}
-          <Toggle
-            label="Optimize for web"
-            hint="Optimised Huffman tables"
-            checked={settings.optimizeForWeb}
-            onChange={(v) => update({ optimizeForWeb: v })}
-          />
-          <Toggle
-            label="Strip metadata"
-            hint="Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
-            checked={settings.stripMetadata}
-            onChange={(v) => update({ stripMetadata: v })}
-          />
+          {jpeg && (
+            <Toggle
+              label="Optimize for web"
+              hint="Optimised Huffman tables"
+              checked={settings.optimizeForWeb}
+              onChange={(v) => update({ optimizeForWeb: v })}
+            />
+          )}
+          {jpeg && (
+            <Toggle
+              label="Strip metadata"
+              hint="Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
+              checked={settings.stripMetadata}
+              onChange={(v) => update({ stripMetadata: v })}
+            />
+          )}
         </div>
+        {!jpeg && (
+          <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="webp-note">
+            WebP output drops all metadata: EXIF (including GPS and the camera details), XMP, IPTC, comments and the ICC
+            colour profile. The JPEG-only options (chroma, progressive, MozJPEG, Huffman tables) do not apply.
+          </p>
+        )}
 
         <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold">Batch processing</legend>
@@ -175,15 +195,21 @@ export function SettingsPanel(
             <Field
               label="Concurrent jobs"
               htmlFor="setting-concurrency"
-              hint={premium ? undefined : "The free plan processes 2 images at a time"}
+              hint={premium
+                ? "How many of this batch's images are compressed at the same time"
+                : `The free plan runs ${FREE_CONCURRENCY} images at a time; Premium chooses up to ${
+                  CONCURRENCY_CHOICES.at(-1)
+                }`}
             >
               <select
                 id="setting-concurrency"
                 className={SELECT}
-                value={settings.maxConcurrent}
+                value={premium ? settings.maxConcurrent : FREE_CONCURRENCY}
+                disabled={!premium}
                 onChange={(e) => update({ maxConcurrent: Number(e.target.value) })}
               >
-                {CONCURRENCY_CHOICES.map((n) => <option key={n} value={n}>{n}</option>)}
+                {(premium ? CONCURRENCY_CHOICES : [FREE_CONCURRENCY]).map((n) => <option key={n} value={n}>{n}
+                </option>)}
               </select>
             </Field>
             <Field label="Priority" htmlFor="setting-priority">
@@ -206,8 +232,8 @@ export function SettingsPanel(
         </fieldset>
 
         <TargetControls target={settings.target} premium={premium} onChange={(target) => update({ target })} />
-      </CardContent>
-    </Card>
+      </div>
+    </section>
   );
 }
 

@@ -1,19 +1,16 @@
-import { memo, useState } from "react";
+import { memo, type ReactNode, useState } from "react";
 import { ApiRequestError } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { Card, CardContent } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
+import { useWindowDrop } from "../../../lib/use-window-drop.ts";
+import { type FileRejection, limitLabel, selectFiles, type UploadLimits } from "../../../lib/validate-files.ts";
 import type { SavedSettings } from "../api/settings.ts";
 import { type UploadProgress, useUploadImages } from "../api/upload-images.ts";
-import { type FileRejection, limitLabel, selectFiles, type UploadLimits } from "../lib/validate-files.ts";
+import { settingsSummary } from "../lib/settings-summary.ts";
+import { usePendingUpload } from "../lib/use-pending-upload.ts";
 import { Dropzone } from "./dropzone.tsx";
-import { PendingFilesOffer } from "./pending-files-offer.tsx";
-
-interface Notice {
-  title: string;
-  description: string;
-}
 
 /** Spec §8: the server's message, "Upload failed" when it sent none, or the generic text. */
 export function uploadErrorText(err: unknown): string {
@@ -22,40 +19,50 @@ export function uploadErrorText(err: unknown): string {
   return "An error occurred during upload";
 }
 
-/** The dropzone, the selected list ("{count} / {max}", total size) and the upload with its progress. */
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The dropzone, the selected list ("{count} / {max}", total size), the settings summary
+ * (`settingsSlot`) and the upload with its progress. Files dropped anywhere on the page land
+ * here; files picked on the landing page before sign-up are uploaded as soon as the saved
+ * settings are known. Problems are listed once each, inline, with their figures.
+ */
 export function UploadCard(
-  { limits, settings, allowTarget, files, setFiles }: {
+  { limits, settings, settingsReady, allowTarget, files, setFiles, settingsSlot, onUploaded }: {
     limits: UploadLimits;
     settings: SavedSettings;
+    /** The user's remembered settings have loaded (the landing page's files wait for them). */
+    settingsReady: boolean;
     allowTarget: boolean;
     files: File[];
     setFiles: (update: (prev: File[]) => File[]) => void;
+    settingsSlot?: ReactNode;
+    /** After the server accepted an upload (the page shows the results). */
+    onUploaded?: () => void;
   },
 ) {
   const upload = useUploadImages();
-  const [notices, setNotices] = useState<Notice[]>([]);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
   const limit = limitLabel(limits.maxFileBytes);
 
-  const addFiles = (picked: File[]) => {
-    if (picked.length === 0) return;
-    const result = selectFiles(picked, files.length, limits);
-    const flagged: Notice[] = [];
+  /** Sorts files into the selection; the spec's notices as toasts, each refused file inline. */
+  const sort = (picked: File[], alreadySelected: number): File[] => {
+    const result = selectFiles(picked, alreadySelected, limits);
     if (result.invalidType > 0) {
-      flagged.push({
+      toast({
         title: "Invalid file types detected",
         description: `${result.invalidType} file(s) are not JPEG images and will be skipped`,
+        variant: "destructive",
       });
     }
     if (result.tooLarge > 0) {
-      flagged.push({
+      toast({
         title: "Large files detected",
         description: `${result.tooLarge} file(s) exceed ${limit} limit and will be skipped`,
+        variant: "destructive",
       });
     }
-    // One notice shows at a time (spec §8), so the flagged ones also stay listed in the card.
-    for (const n of flagged) toast({ ...n, variant: "destructive" });
-    setNotices(flagged);
     setRejections(result.rejections);
     if (result.accepted.length === 0) {
       toast({
@@ -63,99 +70,103 @@ export function UploadCard(
         description: `Please select JPEG images under ${limit}`,
         variant: "destructive",
       });
-      return;
-    }
-    if (result.accepted.length < picked.length) {
+    } else if (result.accepted.length < picked.length) {
       toast({
         title: "Some files processed",
         description: `${result.accepted.length} of ${picked.length} files will be uploaded`,
       });
     }
-    setFiles((prev) => [...prev, ...result.accepted]);
+    return result.accepted;
   };
 
-  const start = () => {
-    if (files.length === 0) return;
-    const count = files.length;
-    upload.mutate({ files, settings, allowTarget }, {
+  const addFiles = (picked: File[]) => {
+    if (picked.length === 0 || upload.isPending) return;
+    const accepted = sort(picked, files.length);
+    if (accepted.length > 0) setFiles((prev) => [...prev, ...accepted]);
+  };
+  const { dragging } = useWindowDrop(addFiles);
+
+  const send = (batch: File[], fromLanding: boolean) => {
+    setFailure(null);
+    upload.mutate({ files: batch, settings, allowTarget }, {
       onSuccess: () => {
-        toast({ title: "Upload successful", description: `${count} file(s) uploaded and queued for compression` });
-        setFiles(() => []);
-        setNotices([]);
+        const n = batch.length;
+        toast(
+          fromLanding
+            ? {
+              title: `Your ${plural(n, "photo is", "photos are")} compressing`,
+              description: `Picked before you signed in, uploaded with your saved settings: ${
+                settingsSummary(settings, allowTarget)
+              }`,
+            }
+            : { title: "Upload successful", description: `${n} file(s) uploaded and queued for compression` },
+        );
+        if (!fromLanding) setFiles(() => []);
         setRejections([]);
+        onUploaded?.();
       },
-      onError: (err) => toast({ title: "Upload failed", description: uploadErrorText(err), variant: "destructive" }),
+      onError: (err) => {
+        const text = uploadErrorText(err);
+        setFailure(text);
+        // Picked on the landing page and refused: keep them selected, to retry or remove.
+        if (fromLanding) setFiles((prev) => [...prev, ...batch]);
+        toast({ title: "Upload failed", description: text, variant: "destructive" });
+      },
     });
   };
 
+  usePendingUpload(settingsReady, (found) => {
+    const accepted = sort(found, 0);
+    if (accepted.length > 0) send(accepted, true);
+  });
+
   const total = files.reduce((sum, f) => sum + f.size, 0);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Upload Images</CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <PendingFilesOffer onAccept={addFiles} />
-        <Dropzone limits={limits} selectedCount={files.length} disabled={upload.isPending} onFiles={addFiles} />
-        {(notices.length > 0 || rejections.length > 0) && (
+    <Card id="upload" aria-label="Upload images" role="region">
+      <CardContent className="space-y-3 p-3 pt-3 sm:p-4">
+        <Dropzone
+          limits={limits}
+          selectedCount={files.length}
+          disabled={upload.isPending}
+          pageDrag={dragging}
+          onFiles={addFiles}
+        />
+        {rejections.length > 0 && (
           <div
-            role="status"
+            role="alert"
             data-testid="upload-notices"
-            className="space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm"
+            className="flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm"
           >
-            {notices.map((n) => (
-              <p key={n.title}>
-                <span className="font-semibold text-red-800">{n.title}</span>{" "}
-                <span className="text-red-700">{n.description}</span>
-              </p>
-            ))}
-            <ul className="space-y-0.5 text-red-700">
+            <ul className="min-w-0 space-y-0.5 text-red-700">
               {rejections.map((r, i) => (
                 <li key={`${r.file.name}-${i}`} className="break-all">
                   {r.file.name}: {r.message}
                 </li>
               ))}
             </ul>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => {
-                setNotices([]);
-                setRejections([]);
-              }}
-            >
+            <Button variant="ghost" size="sm" className="shrink-0" onClick={() => setRejections([])}>
               Dismiss
             </Button>
           </div>
         )}
-        <div className="space-y-2">
-          <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-            <h3 className="font-medium">Selected files</h3>
-            <p className="text-slate-600">
-              <span data-testid="selected-count">{files.length} / {limits.maxFiles}</span>
-              <span aria-hidden="true">·</span>
-              <span data-testid="selected-size">{formatBytes(total)}</span> total
-            </p>
-          </div>
-          {files.length > 0 && (
-            <ul
-              className="max-h-48 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
-              aria-label="Selected files"
-            >
-              {files.map((f, i) => (
-                <SelectedRow
-                  key={`${f.name}-${f.size}-${f.lastModified}-${i}`}
-                  file={f}
-                  disabled={upload.isPending}
-                  onRemove={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
-                />
-              ))}
-            </ul>
-          )}
-        </div>
-        <UploadProgressBar progress={upload.isPending ? upload.progress : null} />
-        <div className="flex flex-wrap gap-2">
-          <Button onClick={start} disabled={files.length === 0 || upload.isPending}>
+        {files.length > 0 && (
+          <ul
+            className="max-h-40 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
+            aria-label="Selected files"
+          >
+            {files.map((f, i) => (
+              <SelectedRow
+                key={`${f.name}-${f.size}-${f.lastModified}-${i}`}
+                file={f}
+                disabled={upload.isPending}
+                onRemove={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
+              />
+            ))}
+          </ul>
+        )}
+        {settingsSlot}
+        <div className="flex flex-wrap items-center gap-2">
+          <Button onClick={() => send(files, false)} disabled={files.length === 0 || upload.isPending}>
             {upload.isPending
               ? "Uploading..."
               : files.length === 0
@@ -164,12 +175,24 @@ export function UploadCard(
           </Button>
           <Button
             variant="secondary"
-            onClick={() => setFiles(() => [])}
+            onClick={() => {
+              setFiles(() => []);
+              setFailure(null);
+            }}
             disabled={files.length === 0 || upload.isPending}
           >
             Clear selection
           </Button>
+          <p className="ml-auto text-sm text-slate-600">
+            <span data-testid="selected-count">{files.length} / {limits.maxFiles}</span>
+            <span aria-hidden="true">·</span>
+            <span data-testid="selected-size">{formatBytes(total)}</span> selected
+          </p>
         </div>
+        {failure && !upload.isPending && (
+          <p role="alert" className="text-sm font-medium text-red-700" data-testid="upload-error">{failure}</p>
+        )}
+        <UploadProgressBar progress={upload.isPending ? upload.progress : null} />
       </CardContent>
     </Card>
   );
@@ -195,11 +218,11 @@ const SelectedRow = memo(function SelectedRow(
   );
 });
 
-/** A fixed-height slot so the page does not jump when an upload starts or ends. */
+/** Shown only while an upload runs (a slim bar, so the results below barely move). */
 function UploadProgressBar({ progress }: { progress: UploadProgress | null }) {
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.sent / progress.total) * 100)) : 0;
   return (
-    <div className="h-9" aria-live="polite">
+    <div aria-live="polite" className={progress ? "" : "hidden"}>
       {progress && (
         <>
           <div

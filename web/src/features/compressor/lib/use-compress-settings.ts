@@ -38,5 +38,7 @@ export function useCompressSettings() {
     if (timer.current) clearTimeout(timer.current);
   }, []);
 
-  return { settings, update, isLoading: remote.isLoading };
+  // Ready once the saved settings arrived (or could not be read: the defaults then apply).
+  const ready = remote.isError || (remote.isSuccess && (touched.current || latest.current !== DEFAULT_SAVED_SETTINGS));
+  return { settings, update, isLoading: remote.isLoading, ready };
 }

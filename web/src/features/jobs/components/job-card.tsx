@@ -88,11 +88,11 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
             size="sm"
             variant="secondary"
             aria-expanded={comparing}
-            aria-label={`${comparing ? "Hide comparison" : "Compare"} ${job.filename}`}
+            aria-label={`${comparing ? "Hide compare" : "Compare"} ${job.filename}`}
             onClick={() => setComparing(!comparing)}
             disabled={job.expired}
           >
-            {comparing ? "Hide Compare" : "Compare"}
+            {comparing ? "Hide compare" : "Compare"}
           </Button>
         )}
         {job.status === "completed" && (

@@ -13,14 +13,14 @@ export function ProcessingQueue(
   const onDelete = useCallback((id: string) => mutate([id]), [mutate]);
   const done = jobs.filter((j) => j.status === "completed").length;
   return (
-    <Card>
-      <CardHeader className="flex flex-row items-baseline justify-between gap-2">
+    <Card id="results" className="scroll-mt-20">
+      <CardHeader className="flex flex-row items-baseline justify-between gap-2 p-4 pb-3">
         <CardTitle>Processing Queue</CardTitle>
         <p className="text-sm text-slate-500" data-testid="queue-summary">
           {done} of {jobs.length} completed
         </p>
       </CardHeader>
-      <CardContent>
+      <CardContent className="p-3 pt-0 sm:p-4 sm:pt-0">
         {jobs.length === 0
           ? (
             <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">

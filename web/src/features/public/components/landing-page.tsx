@@ -1,11 +1,16 @@
-import { type ChangeEvent, useRef, useState } from "react";
+import { type ChangeEvent, type DragEvent, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { PLANS } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { cn } from "../../../lib/cn.ts";
+import { savePendingFiles } from "../../../lib/pending-files.ts";
 import { usePage } from "../../../lib/use-page.ts";
+import { useWindowDrop } from "../../../lib/use-window-drop.ts";
+import { dragIsInvalid, limitLabel, selectFiles } from "../../../lib/validate-files.ts";
 import { AdSlot } from "../../ads/components/ad-slot.tsx";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
-import { savePendingFiles } from "../pending-files.ts";
 import { PublicLayout } from "./public-layout.tsx";
 
 const FEATURES = [
@@ -41,28 +46,109 @@ const LEARN = [
   },
 ];
 
-const isJpeg = (f: File) => /jpe?g/i.test(f.type) || /\.jpe?g$/i.test(f.name);
+/** A visitor is on the free plan: its limits decide what can be kept for after sign-in. */
+const VISITOR_LIMITS = { maxFileBytes: PLANS.free.maxFileBytes, maxFiles: PLANS.free.maxFilesPerUpload };
 
-/** The visitor's home page (spec §2): picking files keeps them and asks to sign in first. */
+type DragState = "idle" | "valid" | "invalid";
+
+/**
+ * The visitor's home page (spec §2): the whole hero takes dropped or picked JPEGs, keeps them and
+ * asks to sign up first; right after, the compressor uploads them (see use-pending-upload.ts).
+ */
 export function LandingPage() {
   const meta = PUBLIC_PAGE_META[paths.home];
   usePage(meta.title);
   const input = useRef<HTMLInputElement>(null);
   const [location, navigate] = useLocation();
   const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [drag, setDrag] = useState<DragState>("idle");
+  const depth = useRef(0);
 
-  const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
-    const files = [...(e.target.files ?? [])].filter(isJpeg);
-    e.target.value = "";
-    if (files.length === 0) return;
+  const take = async (picked: File[]) => {
+    if (picked.length === 0 || saving) return;
+    const { accepted, invalidType, tooLarge } = selectFiles(picked, 0, VISITOR_LIMITS);
+    const limit = limitLabel(VISITOR_LIMITS.maxFileBytes);
+    if (accepted.length === 0) {
+      const description = `Please select JPEG images under ${limit}`;
+      toast({ title: "No valid files", description, variant: "destructive" });
+      setProblem(description);
+      return;
+    }
+    // The spec's notices for what is left behind; they stay on screen while /auth opens.
+    if (invalidType > 0) {
+      toast({
+        title: "Invalid file types detected",
+        description: `${invalidType} file(s) are not JPEG images and will be skipped`,
+        variant: "destructive",
+      });
+    } else if (tooLarge > 0) {
+      toast({
+        title: "Large files detected",
+        description: `${tooLarge} file(s) exceed ${limit} limit and will be skipped`,
+        variant: "destructive",
+      });
+    }
+    setProblem(null);
     setSaving(true);
-    await savePendingFiles(files);
+    await savePendingFiles(accepted);
     navigate(`${paths.auth}?returnUrl=${encodeURIComponent(location)}`);
+  };
+  useWindowDrop((files) => void take(files));
+
+  const onPick = (e: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = "";
+    void take(files);
+  };
+  const judge = (e: DragEvent): DragState =>
+    dragIsInvalid(e.dataTransfer.items, 0, VISITOR_LIMITS) ? "invalid" : "valid";
+  const hero = {
+    onDragEnter: (e: DragEvent) => {
+      e.preventDefault();
+      depth.current++;
+      setDrag(judge(e));
+    },
+    onDragOver: (e: DragEvent) => {
+      e.preventDefault();
+      setDrag(judge(e));
+    },
+    onDragLeave: () => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setDrag("idle");
+    },
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      depth.current = 0;
+      setDrag("idle");
+      void take(Array.from(e.dataTransfer.files));
+    },
   };
 
   return (
     <PublicLayout>
-      <section className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
+      <section
+        aria-label="Compress your JPEGs"
+        data-testid="landing-dropzone"
+        data-drag={drag}
+        {...hero}
+        className={cn(
+          "relative border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white transition-colors",
+          drag === "valid" && "from-brand-100 to-brand-50",
+          drag === "invalid" && "from-red-50 to-red-50",
+        )}
+      >
+        {drag !== "idle" && (
+          <div
+            aria-hidden="true"
+            className={cn(
+              "pointer-events-none absolute inset-3 z-10 flex items-center justify-center rounded-2xl border-4 border-dashed bg-white/70 text-xl font-semibold",
+              drag === "invalid" ? "border-red-500 text-red-700" : "border-brand-600 text-brand-800",
+            )}
+          >
+            {drag === "invalid" ? "Invalid file type or size" : "Drop your JPEGs to compress them"}
+          </div>
+        )}
         <div className="mx-auto max-w-4xl px-4 py-16 text-center md:py-24">
           <h1 className="text-4xl font-extrabold tracking-tight text-slate-900 md:text-5xl">
             Compress JPEG images without losing quality
@@ -78,7 +164,7 @@ export function LandingPage() {
               type="file"
               accept="image/jpeg,image/jpg"
               multiple
-              className="sr-only"
+              hidden
               tabIndex={-1}
               aria-label="Choose JPEG images"
               onChange={onPick}
@@ -87,8 +173,11 @@ export function LandingPage() {
               {saving ? "Preparing..." : "Upload Images"}
             </Button>
             <p className="text-sm text-slate-600">
-              JPEG only · up to 10 MB per file · 20 files at a time on the free plan
+              or drop them here · JPEG only · up to 10 MB per file · 20 files at a time on the free plan
             </p>
+            {problem && (
+              <p role="alert" className="text-sm font-medium text-red-700" data-testid="landing-problem">{problem}</p>
+            )}
           </div>
         </div>
       </section>

@@ -2,7 +2,6 @@
  * Client-side upload rules (spec §5): JPEG only, the plan's size and count limits.
  * The server checks everything again; this only spares users a pointless upload.
  */
-import { formatBytes } from "../../../lib/format-bytes.ts";
 
 export type RejectionCode = "file-invalid-type" | "file-too-large" | "file-too-small" | "too-many-files";
 
@@ -31,6 +30,17 @@ const JPEG_NAME = /\.jpe?g$/i;
 /** "10MB" for 10 MiB: the spec's wording of the limit. */
 export const limitLabel = (bytes: number) => `${Math.round(bytes / (1024 * 1024))}MB`;
 
+/**
+ * A size against a limit with exact figures: "10.04 MB, limit 10 MB". The size is rounded up to
+ * two decimals, so a file a few bytes over the limit never reads as equal to it.
+ */
+export function overLimitText(size: number, limit: number): string {
+  const mb = (b: number) => b / (1024 * 1024);
+  const shown = (Math.ceil(mb(size) * 100) / 100).toFixed(2);
+  const limitMb = mb(limit);
+  return `${shown} MB, limit ${Number.isInteger(limitMb) ? limitMb : limitMb.toFixed(2)} MB`;
+}
+
 /** The type must say jpeg/jpg (spec §5) and the name must end in .jpg/.jpeg. */
 export const isJpegType = (type: string) => /jpe?g/i.test(type);
 export const isJpegFile = (file: Pick<File, "name" | "type">) => isJpegType(file.type) && JPEG_NAME.test(file.name);
@@ -38,7 +48,7 @@ export const isJpegFile = (file: Pick<File, "name" | "type">) => isJpegType(file
 export function rejectionMessage(code: RejectionCode, file: Pick<File, "size">, limits: UploadLimits): string {
   switch (code) {
     case "file-too-large":
-      return `File too large (${formatBytes(file.size)} > ${limitLabel(limits.maxFileBytes)})`;
+      return `File too large (${overLimitText(file.size, limits.maxFileBytes)})`;
     case "file-invalid-type":
       return "Only JPEG images are allowed";
     case "too-many-files":

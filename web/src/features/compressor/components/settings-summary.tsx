@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import type { SavedSettings } from "../api/settings.ts";
+import { settingsSummary } from "../lib/settings-summary.ts";
+import { SettingsPanel } from "./settings-panel.tsx";
+
+/**
+ * The settings in one line ("Quality 80 · JPEG · metadata stripped · Change"); Change opens the
+ * full panel in place, so the first screen keeps the drop zone and the results together.
+ */
+export function SettingsSummary(
+  { settings, update, premium }: {
+    settings: SavedSettings;
+    update: (patch: Partial<SavedSettings>) => void;
+    premium: boolean;
+  },
+) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+        <span className="text-slate-500">Settings:</span>
+        <span className="font-medium text-slate-800" data-testid="settings-summary">
+          {settingsSummary(settings, premium)}
+        </span>
+        <span aria-hidden="true" className="text-slate-400">·</span>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-7 px-2 text-brand-700 underline"
+          aria-expanded={open}
+          aria-controls="settings-panel"
+          onClick={() => setOpen(!open)}
+        >
+          {open ? "Done" : "Change"}
+        </Button>
+      </div>
+      {open && <SettingsPanel id="settings-panel" settings={settings} update={update} premium={premium} />}
+    </div>
+  );
+}

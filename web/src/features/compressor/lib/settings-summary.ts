@@ -1,0 +1,16 @@
+import type { SavedSettings } from "../api/settings.ts";
+
+/** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped". */
+export function settingsSummary(settings: SavedSettings, premium: boolean): string {
+  const t = premium ? settings.target : null;
+  const quality = t === null
+    ? `Quality ${settings.quality}`
+    : t.kind === "size"
+    ? `Target ${t.kb} KB`
+    : t.kind === "quality"
+    ? `Target score ${t.score}`
+    : "Auto quality";
+  const webp = settings.format === "webp";
+  const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";
+  return [quality, webp ? "WebP" : "JPEG", metadata].join(" · ");
+}
