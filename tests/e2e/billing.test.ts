@@ -116,6 +116,11 @@ e2eSuite("premium, ads and cookie consent in the browser", async ({ newPage, ste
       await card.waitFor();
       assert.equal(await card.getByTestId("plan-badge").textContent(), "Premium");
       await card.getByText("Premium Active", { exact: true }).waitFor();
+      // The card agrees with the test checkout: 30 days that do not renew.
+      assert.match(
+        (await card.getByTestId("subscription-renewal").textContent()) ?? "",
+        /^Premium until .+ \(test billing does not renew\)\.$/,
+      );
 
       // No ads for Premium, on any page.
       await page.goto(ARTICLE_WITH_AD);

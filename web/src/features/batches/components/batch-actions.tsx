@@ -11,12 +11,17 @@ export interface BatchActionsProps {
   deleting: boolean;
 }
 
+const images = (n: number) => `${n} image${n === 1 ? "" : "s"}`;
+
 /**
- * Spec §7: Download All fetches completed jobs one at a time; Clear All deletes
- * every job; New Batch removes only the completed ones (work in progress stays).
+ * Spec §7's batch actions, named for what they do: Download All fetches completed jobs one at a
+ * time; "Remove completed" (the spec's New Batch) deletes only the completed jobs, work in
+ * progress stays; "Delete all jobs" (the spec's Clear All) deletes every job and its results,
+ * after asking once, since the results cannot be brought back.
  */
 export function BatchActions({ jobs, downloadAll, deleteJobs, deleting }: BatchActionsProps) {
   const [downloading, setDownloading] = useState<{ done: number; total: number } | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const ready = jobs.filter((j) => j.status === "completed" && !j.expired);
   const completed = jobs.filter((j) => j.status === "completed");
 
@@ -31,29 +36,57 @@ export function BatchActions({ jobs, downloadAll, deleteJobs, deleting }: BatchA
 
   return (
     <div
-      className="flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 bg-white p-3"
+      className="space-y-2 rounded-xl border border-slate-200 bg-white p-3"
       aria-label="Batch actions"
       role="group"
     >
-      <Button onClick={() => void onDownloadAll()} disabled={ready.length === 0 || downloading !== null}>
-        {downloading ? `Downloading ${downloading.done} of ${downloading.total}...` : `Download All (${ready.length})`}
-      </Button>
-      <Button
-        variant="secondary"
-        onClick={() => deleteJobs(completed.map((j) => j.id))}
-        disabled={completed.length === 0 || deleting}
-        title="Remove completed jobs and start a new batch"
-      >
-        New Batch
-      </Button>
-      <Button
-        variant="ghost"
-        className="text-red-700"
-        onClick={() => deleteJobs(jobs.map((j) => j.id))}
-        disabled={jobs.length === 0 || deleting}
-      >
-        Clear All
-      </Button>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button onClick={() => void onDownloadAll()} disabled={ready.length === 0 || downloading !== null}>
+          {downloading
+            ? `Downloading ${downloading.done} of ${downloading.total}...`
+            : `Download All (${ready.length})`}
+        </Button>
+        <Button
+          variant="secondary"
+          onClick={() => deleteJobs(completed.map((j) => j.id))}
+          disabled={completed.length === 0 || deleting}
+          title="Delete the completed jobs and their results; unfinished ones stay"
+        >
+          Remove completed ({completed.length})
+        </Button>
+        <Button
+          variant="ghost"
+          className="text-red-700"
+          aria-expanded={confirming}
+          onClick={() => setConfirming(true)}
+          disabled={jobs.length === 0 || deleting || confirming}
+        >
+          Delete all jobs
+        </Button>
+      </div>
+      {confirming && jobs.length > 0 && (
+        <div
+          role="alertdialog"
+          aria-label="Confirm deleting all jobs"
+          className="flex flex-wrap items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-900"
+        >
+          <p className="flex-1">
+            Delete all {images(jobs.length)} and their results? Unfinished ones stop; this cannot be undone.
+          </p>
+          <Button
+            variant="destructive"
+            size="sm"
+            autoFocus
+            onClick={() => {
+              deleteJobs(jobs.map((j) => j.id));
+              setConfirming(false);
+            }}
+          >
+            Delete {images(jobs.length)}
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>Keep them</Button>
+        </div>
+      )}
     </div>
   );
 }

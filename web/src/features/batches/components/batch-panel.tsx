@@ -4,6 +4,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
+import { savings, savingsText } from "../../../lib/review.ts";
 import { type BatchAction, useBatchAction, zipUrl } from "../api/batch-actions.ts";
 import { batchCounts, canCancel, canPause, canResume } from "../lib/batch-rules.ts";
 
@@ -25,8 +26,13 @@ const STATUS_LABELS: Record<Batch["status"], string> = {
   error: "Error",
 };
 
-/** Batch queue status (spec §2): each batch's progress and its pause/resume/cancel and ZIP actions. */
-export function BatchPanel({ batches }: { batches: Batch[] }) {
+/**
+ * Batch queue status (spec §2): each batch's progress, its savings at a glance and its
+ * pause/resume/cancel and ZIP actions. A batch whose jobs were all deleted is not shown (the
+ * server keeps the row; there is nothing left in it to act on or download).
+ */
+export function BatchPanel({ batches: all }: { batches: Batch[] }) {
+  const batches = all.filter((b) => b.jobs.length > 0);
   const action = useBatchAction();
   const { mutate } = action;
   const busyId = action.isPending ? action.variables?.id : undefined;
@@ -88,6 +94,11 @@ const BatchRow = memo(function BatchRow(
       <p className="mt-1 text-xs text-slate-600" data-testid="batch-progress">
         {c.completed} of {c.total} completed{c.failed > 0 ? `, ${c.failed} failed` : ""}
       </p>
+      {c.completed > 0 && (
+        <p className="text-xs font-medium text-green-800" data-testid="batch-savings">
+          {savingsText(savings(batch.jobs))}
+        </p>
+      )}
       <div className="mt-2 flex min-h-8 flex-wrap gap-2">
         {canPause(batch.status) && (
           <Button

@@ -122,7 +122,14 @@ export function SubscriptionCard() {
                   </p>
                 )
                 : s?.currentPeriodEnd
-                ? <p className="text-sm text-slate-600">Renews on {formatPeriodEnd(s.currentPeriodEnd)}.</p>
+                ? (
+                  <p className="text-sm text-slate-600" data-testid="subscription-renewal">
+                    {stripe
+                      ? `Renews on ${formatPeriodEnd(s.currentPeriodEnd)}.`
+                      // What the test checkout said: its 30 days end and are not renewed.
+                      : `Premium until ${formatPeriodEnd(s.currentPeriodEnd)} (test billing does not renew).`}
+                  </p>
+                )
                 : null}
               <div className="flex flex-wrap gap-2">
                 {!s?.cancelAtPeriodEnd && <CancelControl periodEnd={s?.currentPeriodEnd ?? null} />}

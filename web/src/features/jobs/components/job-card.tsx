@@ -1,8 +1,9 @@
 import { memo, type ReactNode, useState } from "react";
-import { type Job, qualityLabel, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, type MetadataReport, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
+import { jobWarning } from "../../../lib/review.ts";
 import { downloadJob, previewUrl } from "../api/download-job.ts";
 import { isDownloadable } from "../lib/job-state.ts";
 
@@ -24,7 +25,7 @@ export interface JobCardProps {
   job: Job;
   onDelete: (id: string) => void;
   /** The Compare panel, supplied by the page (features do not import each other). */
-  renderCompare: (job: Job) => ReactNode;
+  renderCompare: (job: Job, onClose: () => void) => ReactNode;
 }
 
 /**
@@ -43,7 +44,9 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
       data-status={job.status}
       data-job-id={job.id}
       className={cn(
-        "rounded-xl border bg-white p-3 shadow-sm [contain-intrinsic-size:auto_150px] [content-visibility:auto] sm:p-4",
+        "rounded-xl border bg-white p-3 shadow-sm sm:p-4",
+        // Off-screen cards skip rendering; not while comparing (the phone's full-screen compare is fixed).
+        !comparing && "[contain-intrinsic-size:auto_150px] [content-visibility:auto]",
         error ? "border-red-300 bg-red-50" : "border-slate-200",
       )}
     >
@@ -77,9 +80,10 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
             {formatBytes(job.originalSize)}
             {job.width && job.height ? ` · ${job.width}×${job.height}` : ""}
           </p>
-          <div className="mt-1.5 h-10 text-sm" aria-live={job.status === "processing" ? "off" : "polite"}>
+          <div className="mt-1.5 min-h-10 text-sm" aria-live={job.status === "processing" ? "off" : "polite"}>
             <StatusArea job={job} />
           </div>
+          {job.status === "completed" && <CompletedDetails job={job} />}
         </div>
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-2">
@@ -116,10 +120,60 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
           Delete
         </Button>
       </div>
-      {comparing && job.status === "completed" && !job.expired && <div className="mt-3">{renderCompare(job)}</div>}
+      {comparing && job.status === "completed" && !job.expired && (
+        <div className="mt-3">{renderCompare(job, () => setComparing(false))}</div>
+      )}
     </li>
   );
 });
+
+const BAND_TEXT = { good: "text-green-700", fair: "text-yellow-700", poor: "text-amber-700" } as const;
+
+/** The score measured against the original (spec's bands: 85 good, 70 fair), else the quality used. */
+function MeasuredScore({ job }: { job: Job }) {
+  const score = job.scores?.overall;
+  const format = job.format === "webp" ? " · WebP" : "";
+  if (typeof score !== "number") return <>Quality {job.quality}{format}</>;
+  const band = scoreBand(score);
+  return (
+    <>
+      <span className={cn("font-medium", BAND_TEXT[band])} data-testid="job-score" data-band={band}>
+        Score {Math.round(score)} · {band}
+      </span>
+      {" · "}quality {job.quality}
+      {format}
+    </>
+  );
+}
+
+/** What happened to the metadata: removed and kept, as the server reports it. */
+export function metadataText(m: MetadataReport | null): string | null {
+  if (!m) return null;
+  if (m.found.length === 0) return "Metadata: none in the original";
+  const parts = [];
+  if (m.removed.length > 0) parts.push(`removed ${m.removed.join(", ")}`);
+  if (m.kept.length > 0) parts.push(`kept ${m.kept.join(", ")}`);
+  return `Metadata: ${parts.join("; ")}`;
+}
+
+/** A completed job's metadata report and, when its result needs a look, the amber warning. */
+function CompletedDetails({ job }: { job: Job }) {
+  const metadata = metadataText(job.metadata);
+  const warning = jobWarning(job);
+  return (
+    <>
+      {metadata && <p className="text-xs text-slate-500" data-testid="job-metadata">{metadata}</p>}
+      {warning && (
+        <p
+          className="mt-1 rounded-md border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-900"
+          data-testid="job-warning"
+        >
+          <span aria-hidden="true">⚠</span> {warning}
+        </p>
+      )}
+    </>
+  );
+}
 
 function StatusArea({ job }: { job: Job }) {
   switch (job.status) {
@@ -158,7 +212,7 @@ function StatusArea({ job }: { job: Job }) {
           <p className="text-xs text-slate-500">
             {job.keptOriginal
               ? <span data-testid="job-note">{job.note ?? "already optimised"}: the original was kept</span>
-              : `Quality ${job.quality} · ${qualityLabel(job.quality)}${job.format === "webp" ? " · WebP" : ""}`}
+              : <MeasuredScore job={job} />}
           </p>
         </div>
       );

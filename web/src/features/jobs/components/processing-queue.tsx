@@ -1,24 +1,56 @@
-import { type ReactNode, useCallback } from "react";
+import { type ReactNode, useCallback, useMemo, useState } from "react";
 import type { Job } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { JOB_ORDERS, type JobOrder, orderJobs, savings, savingsText } from "../../../lib/review.ts";
 import { useDeleteJobs } from "../api/delete-job.ts";
 import { JobCard } from "./job-card.tsx";
 
-/** The job list titled "Processing Queue" (spec §2), newest first as the server sends it. */
+/**
+ * The job list titled "Processing Queue" (spec §2), newest first as the server sends it, with the
+ * batch at a glance ("Saved 15.3 MB (56%) across 20 images · lowest score 85") and a choice of
+ * order: lowest score, largest file, or only the images that were already optimised.
+ */
 export function ProcessingQueue(
-  { jobs, isLoading, renderCompare }: { jobs: Job[]; isLoading: boolean; renderCompare: (job: Job) => ReactNode },
+  { jobs, isLoading, renderCompare }: {
+    jobs: Job[];
+    isLoading: boolean;
+    renderCompare: (job: Job, onClose: () => void) => ReactNode;
+  },
 ) {
   const remove = useDeleteJobs();
   const { mutate } = remove;
   const onDelete = useCallback((id: string) => mutate([id]), [mutate]);
+  const [order, setOrder] = useState<JobOrder>("newest");
+  const shown = useMemo(() => orderJobs(jobs, order), [jobs, order]);
   const done = jobs.filter((j) => j.status === "completed").length;
+  const summary = savingsText(savings(jobs));
   return (
     <Card id="results" className="scroll-mt-20">
-      <CardHeader className="flex flex-row items-baseline justify-between gap-2 p-4 pb-3">
-        <CardTitle>Processing Queue</CardTitle>
-        <p className="text-sm text-slate-500" data-testid="queue-summary">
-          {done} of {jobs.length} completed
-        </p>
+      <CardHeader className="space-y-2 p-4 pb-3">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <CardTitle>Processing Queue</CardTitle>
+          <p className="text-sm text-slate-500" data-testid="queue-summary">
+            {done} of {jobs.length} completed
+          </p>
+        </div>
+        {(summary || jobs.length > 1) && (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm font-medium text-green-800" data-testid="review-summary">{summary}</p>
+            {jobs.length > 1 && (
+              <div className="flex items-center gap-2 text-sm">
+                <label htmlFor="job-order" className="text-slate-600">Show</label>
+                <select
+                  id="job-order"
+                  value={order}
+                  onChange={(e) => setOrder(e.target.value as JobOrder)}
+                  className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm"
+                >
+                  {JOB_ORDERS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                </select>
+              </div>
+            )}
+          </div>
+        )}
       </CardHeader>
       <CardContent className="p-3 pt-0 sm:p-4 sm:pt-0">
         {jobs.length === 0
@@ -27,9 +59,15 @@ export function ProcessingQueue(
               {isLoading ? "Loading your jobs…" : "No jobs yet. Upload JPEG images to start compressing."}
             </p>
           )
+          : shown.length === 0
+          ? (
+            <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">
+              No image was already optimised.
+            </p>
+          )
           : (
             <ul className="space-y-3" aria-label="Jobs">
-              {jobs.map((job) => <JobCard key={job.id} job={job} onDelete={onDelete} renderCompare={renderCompare} />)}
+              {shown.map((job) => <JobCard key={job.id} job={job} onDelete={onDelete} renderCompare={renderCompare} />)}
             </ul>
           )}
       </CardContent>

@@ -3,7 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui
 import { queueEfficiency } from "../lib/session-stats.ts";
 import { StatGrid, type StatRow } from "./stat-grid.tsx";
 
-/** Your share of the queue: slots in use and queue efficiency (spec §9). */
+/** Your share of the queue: slots in use and queue efficiency (spec §9), explained in a sentence. */
 export function QueueStatusCard({ status }: { status: QueueStatus | undefined }) {
   const rows: StatRow[] = status
     ? [
@@ -23,7 +23,18 @@ export function QueueStatusCard({ status }: { status: QueueStatus | undefined })
         <CardTitle>Queue Status</CardTitle>
       </CardHeader>
       <CardContent className="min-h-20">
-        {status ? <StatGrid rows={rows} /> : <p className="text-sm text-slate-500">Loading…</p>}
+        {status
+          ? (
+            <>
+              <StatGrid rows={rows} />
+              <p className="mt-3 text-xs text-slate-500" data-testid="queue-efficiency-help">
+                Queue efficiency is the share of your {status.maxConcurrentJobs}{" "}
+                processing slots in use right now: 100% means your images are being compressed as fast as your plan
+                allows.
+              </p>
+            </>
+          )
+          : <p className="text-sm text-slate-500">Loading…</p>}
       </CardContent>
     </Card>
   );

@@ -1,0 +1,94 @@
+/**
+ * A batch at a glance (issue 15 item 7): byte-weighted savings, the lowest measured score, and
+ * the warnings a job deserves. Pure functions over the API's job shape, shared by the job list,
+ * the batch rows and the sidebar.
+ */
+import { type Job, scoreBand } from "../../../contract/jobs.ts";
+import { formatBytes } from "./format-bytes.ts";
+
+type Measured = Pick<Job, "status" | "originalSize" | "compressedSize" | "scores" | "keptOriginal">;
+
+export interface Savings {
+  /** Completed images counted. */
+  images: number;
+  originalBytes: number;
+  savedBytes: number;
+  /** Saved bytes over original bytes, in percent (a big photo weighs more than a thumbnail). */
+  percent: number;
+  /** The lowest measured overall score among them, null when none was measured. */
+  lowestScore: number | null;
+}
+
+export function savings(jobs: readonly Measured[]): Savings {
+  let images = 0;
+  let originalBytes = 0;
+  let savedBytes = 0;
+  let lowestScore: number | null = null;
+  for (const j of jobs) {
+    if (j.status !== "completed") continue;
+    images++;
+    originalBytes += j.originalSize;
+    savedBytes += Math.max(0, j.originalSize - (j.compressedSize ?? j.originalSize));
+    // A kept original is the original: its score says nothing about compression.
+    const score = j.keptOriginal ? null : j.scores?.overall;
+    if (typeof score === "number") lowestScore = lowestScore === null ? score : Math.min(lowestScore, score);
+  }
+  const percent = originalBytes > 0 ? Math.round((savedBytes / originalBytes) * 100) : 0;
+  return { images, originalBytes, savedBytes, percent, lowestScore };
+}
+
+/** "Saved 15.3 MB (56%) across 20 images · lowest score 85" (null when nothing completed). */
+export function savingsText(s: Savings): string | null {
+  if (s.images === 0) return null;
+  const head = `Saved ${formatBytes(s.savedBytes)} (${s.percent}%) across ${s.images} image${
+    s.images === 1 ? "" : "s"
+  }`;
+  return s.lowestScore === null ? head : `${head} · lowest score ${Math.round(s.lowestScore)}`;
+}
+
+/** Below the spec's "fair" band (70) the result needs a look. */
+export const FAIR_SCORE = 70;
+/** A size target that pushed quality under this is called out. */
+export const LOW_TARGET_QUALITY = 40;
+
+/** Why a completed job deserves a look before it is used, or null. */
+export function jobWarning(
+  job: Pick<Job, "status" | "scores" | "quality" | "settings" | "keptOriginal">,
+): string | null {
+  if (job.status !== "completed" || job.keptOriginal) return null;
+  const target = job.settings?.target;
+  if (target?.kind === "size" && job.quality < LOW_TARGET_QUALITY) {
+    return `The ${target.kb} KB target forced quality ${job.quality} (below ${LOW_TARGET_QUALITY}): check it in Compare`;
+  }
+  const score = job.scores?.overall;
+  if (typeof score === "number" && scoreBand(score) === "poor") {
+    return `Score ${Math.round(score)} is below the fair band (${FAIR_SCORE}): check it in Compare`;
+  }
+  return null;
+}
+
+export type JobOrder = "newest" | "lowest-score" | "largest" | "already-optimised";
+
+export const JOB_ORDERS: { value: JobOrder; label: string }[] = [
+  { value: "newest", label: "Newest first" },
+  { value: "lowest-score", label: "Lowest score first" },
+  { value: "largest", label: "Largest file first" },
+  { value: "already-optimised", label: "Already optimised only" },
+];
+
+/** The list in the chosen order (or filtered); the server's order (newest first) breaks ties. */
+export function orderJobs<T extends Measured>(jobs: readonly T[], order: JobOrder): T[] {
+  const list = [...jobs];
+  const score = (j: Measured) =>
+    (j.status === "completed" && !j.keptOriginal ? j.scores?.overall : undefined) ?? Infinity;
+  switch (order) {
+    case "lowest-score":
+      return list.sort((a, b) => score(a) - score(b));
+    case "largest":
+      return list.sort((a, b) => b.originalSize - a.originalSize);
+    case "already-optimised":
+      return list.filter((j) => j.keptOriginal);
+    default:
+      return list;
+  }
+}
