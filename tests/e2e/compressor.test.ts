@@ -190,6 +190,8 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     await page.keyboard.press("Shift+ArrowLeft");
     assert.equal(await divider.getAttribute("aria-valuenow"), "41");
 
+    // The zoom is the true scale against the image's pixels: 1:1 is 100%, then steps of 25.
+    await panel.getByRole("button", { name: "1:1" }).click();
     assert.equal(await panel.getByTestId("zoom-value").textContent(), "100%");
     await panel.getByRole("button", { name: "Zoom in" }).click();
     assert.equal(await panel.getByTestId("zoom-value").textContent(), "125%");
@@ -207,12 +209,12 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     await page.keyboard.press("Home");
     assert.equal(await panel.getByTestId("zoom-value").textContent(), "25%");
     assert.ok(await panel.getByRole("button", { name: "Zoom out" }).isDisabled());
-    // Both grid panes share the zoom.
-    const transforms = await panel.locator("img").evaluateAll((imgs) =>
-      imgs.map((i) => (i as HTMLImageElement).style.transform)
+    // Both grid panes share the zoom: each image is drawn at 25% of its own pixels.
+    const widths = await panel.locator("img").evaluateAll((imgs) =>
+      imgs.map((i) => i.getBoundingClientRect().width / (i as HTMLImageElement).naturalWidth)
     );
-    assert.equal(transforms.length, 2);
-    for (const t of transforms) assert.match(t, /scale\(0\.25\)/);
+    assert.equal(widths.length, 2);
+    for (const w of widths) assert.ok(Math.abs(w - 0.25) < 0.02, `drawn at ${w} of its pixels`);
 
     // The server's measured scores, banded good/fair/poor, and the size reduction.
     const bands = await panel.getByTestId("score").evaluateAll((els) => els.map((e) => e.getAttribute("data-band")));
@@ -260,7 +262,7 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     for (const data of entries.values()) assert.ok(isJpeg(data));
   });
 
-  await step("Download All saves the completed files one at a time and New Batch removes them", async () => {
+  await step("Download All saves the completed files one at a time and Remove completed removes them", async () => {
     const page = page3;
     const names: string[] = [];
     const times: number[] = [];
@@ -273,14 +275,14 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.deepEqual(names.sort(), ["alpha.jpg", "beta.jpg", "gamma.jpg"]);
     for (let i = 1; i < times.length; i++) assert.ok(times[i]! - times[i - 1]! >= 400, `downloads ${times} are spaced`);
 
-    await page.getByRole("button", { name: "New Batch" }).click();
+    await page.getByRole("button", { name: "Remove completed (3)" }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-card"]').length === 0);
     await page.getByText("No jobs yet.", { exact: false }).waitFor();
     await page.context().close();
   });
 
   await step(
-    "an unreadable JPEG ends as a red error card with the server's message; Clear All removes it",
+    "an unreadable JPEG ends as a red error card with the server's message; Delete all jobs removes it",
     async () => {
       const page = await newPage();
       await signUpAndOpen(page, "breaker");
@@ -296,9 +298,10 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
       const bg = await card.evaluate((el) => getComputedStyle(el).backgroundColor);
       assert.match(bg, /^(rgb|oklch)/);
       assert.ok(await card.evaluate((el) => el.className.includes("bg-red-50")), "the card is red");
-      // New Batch keeps jobs that did not complete; Clear All deletes every job.
-      assert.ok(await page.getByRole("button", { name: "New Batch" }).isDisabled());
-      await page.getByRole("button", { name: "Clear All" }).click();
+      // Remove completed keeps jobs that did not complete; Delete all jobs deletes every job, after asking.
+      assert.ok(await page.getByRole("button", { name: "Remove completed (0)" }).isDisabled());
+      await page.getByRole("button", { name: "Delete all jobs" }).click();
+      await page.getByRole("button", { name: "Delete 1 image", exact: true }).click();
       await card.waitFor({ state: "detached" });
       const after = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs.length);
       assert.equal(after, 0);

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { COOKIE_CONSENT_KEY } from "../../contract/ads.ts";
 import { e2eSuite } from "./harness.ts";
-import { dragFiles, fileInput, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+import { dragFiles, fileInput, fixture, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+
+const fixtureFile = (name: string) => ({ name, mimeType: "image/jpeg", buffer: fixture(name) });
 
 const figure = (text: string) => console.log(`[figure] ${text}`);
 
@@ -254,4 +256,216 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
       },
     );
   }
+
+  await step("[7] the list shows measured scores, byte-weighted savings, warnings, and sorts or filters", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "reviewer");
+    await upload(page, [photo("small.jpg"), fixtureFile("metadata-all.jpg"), fixtureFile("sampling-444.jpg")]);
+    await waitForCompleted(page, 3);
+    const jobs = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs) as Array<{
+      id: string;
+      filename: string;
+      originalSize: number;
+      compressedSize: number;
+      scores: { overall: number } | null;
+      keptOriginal: boolean;
+    }>;
+    const original = jobs.reduce((s, j) => s + j.originalSize, 0);
+    const saved = jobs.reduce((s, j) => s + Math.max(0, j.originalSize - j.compressedSize), 0);
+    const lowest = Math.min(...jobs.filter((j) => !j.keptOriginal && j.scores).map((j) => j.scores!.overall));
+    const summary = (await page.getByTestId("review-summary").textContent()) ?? "";
+    assert.match(summary, /^Saved [\d.]+ (B|KB|MB) \(\d+%\) across 3 images · lowest score \d+$/);
+    assert.ok(summary.includes(`(${Math.round((saved / original) * 100)}%)`), `byte-weighted: ${summary}`);
+    assert.ok(summary.endsWith(`lowest score ${Math.round(lowest)}`), summary);
+    // The batch row and the sidebar say the same.
+    assert.equal(await page.getByTestId("batch-savings").textContent(), summary);
+    assert.ok(summary.includes(`Saved ${await page.getByTestId("stat-savings").textContent()}`));
+
+    // Each card shows its measured score in the spec's bands, not the quality setting's label.
+    for (const j of jobs.filter((j) => !j.keptOriginal && j.scores)) {
+      const card = page.locator(`[data-testid="job-card"][data-job-id="${j.id}"]`);
+      const score = card.getByTestId("job-score");
+      assert.match((await score.textContent()) ?? "", new RegExp(`^Score ${Math.round(j.scores!.overall)} · `));
+      const band = j.scores!.overall >= 85 ? "good" : j.scores!.overall >= 70 ? "fair" : "poor";
+      assert.equal(await score.getAttribute("data-band"), band);
+    }
+    assert.equal(await page.getByTestId("job-card").getByText("Very Good", { exact: false }).count(), 0);
+
+    // Sort by largest file.
+    const order = page.getByLabel("Show", { exact: true });
+    await order.selectOption("largest");
+    const names = await page.getByTestId("job-card").locator("h3").allTextContents();
+    assert.deepEqual(names, [...jobs].sort((a, b) => b.originalSize - a.originalSize).map((j) => j.filename));
+
+    // What the list does with what the API reports: a low score, a size target that forced
+    // quality under 40, and an image that was already optimised (the server's figures replaced).
+    await page.route("**/api/jobs", async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      const [a, b, c] = body.jobs;
+      a.scores = { ...a.scores, overall: 62 };
+      a.keptOriginal = false;
+      b.settings = { ...b.settings, target: { kind: "size", kb: 50 } };
+      b.quality = 32;
+      b.scores = { ...b.scores, overall: 90 };
+      b.keptOriginal = false;
+      c.keptOriginal = true;
+      c.note = "already optimised";
+      c.compressedSize = c.originalSize;
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await waitForCompleted(page, 3);
+    const [a, b, c] = jobs;
+    const warning = (id: string) =>
+      page.locator(`[data-testid="job-card"][data-job-id="${id}"]`).getByTestId("job-warning").textContent();
+    assert.match((await warning(a!.id)) ?? "", /Score 62 is below the fair band \(70\)/);
+    assert.match((await warning(b!.id)) ?? "", /The 50 KB target forced quality 32 \(below 40\)/);
+    assert.equal(await page.getByTestId("job-warning").count(), 2);
+    assert.match((await page.getByTestId("review-summary").textContent()) ?? "", / · lowest score 62$/);
+    await page.getByLabel("Show", { exact: true }).selectOption("lowest-score");
+    assert.equal(await page.getByTestId("job-card").first().getAttribute("data-job-id"), a!.id);
+    await page.getByLabel("Show", { exact: true }).selectOption("already-optimised");
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-card"]').length === 1);
+    assert.equal(await page.getByTestId("job-card").getAttribute("data-job-id"), c!.id);
+    await page.unroute("**/api/jobs");
+    await page.context().close();
+  });
+
+  await step("[9] Delete all jobs asks once; afterwards no empty batch or dead ZIP link is left", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "clearer");
+    await upload(page, [photo("one.jpg"), photo("two.jpg")]);
+    await waitForCompleted(page, 2);
+    await page.getByTestId("batch-row").getByRole("link", { name: /Download ZIP/ }).waitFor();
+    await page.getByRole("button", { name: "Delete all jobs" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Confirm deleting all jobs" });
+    await confirm.getByText("Delete all 2 images and their results?", { exact: false }).waitFor();
+    await confirm.getByRole("button", { name: "Keep them" }).click();
+    await confirm.waitFor({ state: "detached" });
+    assert.equal(await page.getByTestId("job-card").count(), 2);
+
+    await page.getByRole("button", { name: "Delete all jobs" }).click();
+    await confirm.getByRole("button", { name: "Delete 2 images" }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-card"]').length === 0);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="batch-row"]').length === 0);
+    assert.equal(await page.getByRole("link", { name: /Download ZIP/ }).count(), 0);
+    // The server still lists the emptied batch: the view leaves it out.
+    const batches = await page.evaluate(async () => (await (await fetch("/api/batches")).json()).batches);
+    assert.ok(batches.every((b: { jobs: unknown[] }) => b.jobs.length === 0));
+    await page.context().close();
+  });
+
+  await step("[11] each completed job shows its metadata report; the queue card explains its efficiency", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "metadata");
+    await upload(page, [fixtureFile("metadata-all.jpg")]);
+    await waitForCompleted(page, 1);
+    const [job] = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs);
+    const text = (await page.getByTestId("job-metadata").textContent()) ?? "";
+    assert.ok(job.metadata.found.length > 0);
+    for (const item of job.metadata.removed) assert.ok(text.includes(item), `${text} names ${item}`);
+    for (const item of job.metadata.kept) assert.ok(text.includes(item), `${text} names ${item}`);
+    assert.match(text, /^Metadata: removed /);
+    await page.getByTestId("queue-efficiency-help").getByText("share of your 2 processing slots", { exact: false })
+      .waitFor();
+    await page.context().close();
+  });
+
+  await step(
+    "[8] at 1280 px Compare fits the image's shape and shows the true scale; 1:1 draws its pixels",
+    async () => {
+      const page = await newPage();
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await signUpAndOpen(page, "comparer");
+      await upload(page, [fixtureFile("sampling-444.jpg")]);
+      await waitForCompleted(page, 1);
+      await page.getByRole("button", { name: /^Compare / }).click();
+      const panel = page.getByTestId("compare-panel");
+      const frame = panel.getByTestId("compare-frame");
+      const img = frame.locator('img[alt="Compressed"]');
+      await page.waitForFunction(() => {
+        const i = document.querySelector<HTMLImageElement>('[data-testid="compare-frame"] img[alt="Compressed"]');
+        return i?.complete && i.naturalWidth > 0;
+      });
+      const natural = await img.evaluate((i) => ({
+        w: (i as HTMLImageElement).naturalWidth,
+        h: (i as HTMLImageElement).naturalHeight,
+      }));
+      const box = (await frame.boundingBox())!;
+      assert.ok(Math.abs(box.width / box.height - natural.w / natural.h) < 0.02, "the frame has the image's shape");
+      const fit = `${Math.round((box.width / natural.w) * 100)}%`;
+      assert.equal(await panel.getByTestId("zoom-value").textContent(), fit);
+      await panel.getByRole("button", { name: "1:1" }).click();
+      assert.equal(await panel.getByTestId("zoom-value").textContent(), "100%");
+      const drawn = (await img.boundingBox())!;
+      assert.ok(Math.abs(drawn.width - natural.w) < 1.5, `1:1 draws ${natural.w} px as ${drawn.width}`);
+      await panel.getByRole("button", { name: "Fit" }).click();
+      assert.equal(await panel.getByTestId("zoom-value").textContent(), fit);
+      await page.context().close();
+    },
+  );
+
+  await step("[8] at 375 px Compare fills the screen, pinches to zoom and drags with a finger", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await signUpAndOpen(page, "pincher");
+    await upload(page, [fixtureFile("sampling-444.jpg")]);
+    await waitForCompleted(page, 1);
+    await page.getByRole("button", { name: /^Compare / }).click();
+    const panel = page.getByTestId("compare-panel");
+    const panelBox = (await panel.boundingBox())!;
+    assert.ok(
+      panelBox.width >= 375 && panelBox.x <= 0,
+      `the compare view is as wide as the screen (${panelBox.width})`,
+    );
+    const frame = panel.getByTestId("compare-frame");
+    const frameBox = (await frame.boundingBox())!;
+    const before = Number.parseInt((await panel.getByTestId("zoom-value").textContent())!);
+    // Two fingers moving apart, as pointer events (what a touch screen sends).
+    const cx = frameBox.x + frameBox.width / 2;
+    const cy = frameBox.y + frameBox.height / 2;
+    await frame.evaluate((el, { cx, cy }) => {
+      const fire = (type: string, id: number, x: number, y: number) =>
+        el.dispatchEvent(
+          new PointerEvent(type, {
+            bubbles: true,
+            pointerId: id,
+            pointerType: "touch",
+            isPrimary: id === 1,
+            clientX: x,
+            clientY: y,
+          }),
+        );
+      fire("pointerdown", 1, cx - 20, cy);
+      fire("pointerdown", 2, cx + 20, cy);
+      for (let d = 20; d <= 60; d += 10) {
+        fire("pointermove", 1, cx - d, cy);
+        fire("pointermove", 2, cx + d, cy);
+      }
+      fire("pointerup", 1, cx - 60, cy);
+      fire("pointerup", 2, cx + 60, cy);
+    }, { cx, cy });
+    const after = Number.parseInt((await panel.getByTestId("zoom-value").textContent())!);
+    assert.ok(Math.abs(after - Math.min(400, before * 3)) <= 2, `pinching 3× zooms ${before}% → ${after}%`);
+    // One finger drags the zoomed image.
+    const img = frame.locator('img[alt="Compressed"]');
+    const x0 = (await img.boundingBox())!.x;
+    await frame.evaluate((el, { cx, cy }) => {
+      const fire = (type: string, x: number) =>
+        el.dispatchEvent(
+          new PointerEvent(type, { bubbles: true, pointerId: 3, pointerType: "touch", clientX: x, clientY: cy }),
+        );
+      fire("pointerdown", cx);
+      fire("pointermove", cx + 40);
+      fire("pointerup", cx + 40);
+    }, { cx, cy });
+    const x1 = (await img.boundingBox())!.x;
+    assert.ok(x1 > x0 + 20, `the drag moved the image (${x0} → ${x1})`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `no horizontal scroll (${width}px)`);
+    await panel.getByRole("button", { name: "Close" }).click();
+    await panel.waitFor({ state: "detached" });
+    await page.context().close();
+  });
 });

@@ -1,34 +1,56 @@
-import { type KeyboardEvent, type PointerEvent, type ReactNode, useRef, useState } from "react";
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type SyntheticEvent,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { cn } from "../../../lib/cn.ts";
 import { PLACEHOLDER_JPEG } from "../lib/placeholder.ts";
-import { clamp, imageTransform, type Pan } from "../lib/view-state.ts";
+import { clamp, frameSize, imageTransform, type Pan } from "../lib/view-state.ts";
 
 export interface ViewProps {
   originalSrc: string;
   compressedSrc: string;
+  /** Scale relative to Fit, in percent (100 = the image fills the frame). */
   zoom: number;
   pan: Pan;
   onPan: (pan: Pan) => void;
+  /** The image's width over its height: the frame takes it. */
+  aspect: number;
+  /** The frame's width in CSS pixels, reported whenever it changes (for the true scale). */
+  onFrameWidth: (width: number) => void;
+  /** The compressed image's own pixel size, once it loaded. */
+  onNatural: (width: number, height: number) => void;
+  /** Two-finger pinch: `start` once, then the distance ratio since. */
+  onPinch: (factor: number, start: boolean) => void;
 }
 
 /** An image that falls back to the placeholder JPEG when it cannot load. */
 function CompareImage(
-  { src, alt, zoom, pan, className, style }: {
+  { src, alt, zoom, pan, className, style, onNatural }: {
     src: string;
     alt: string;
     zoom: number;
     pan: Pan;
     className?: string;
     style?: React.CSSProperties;
+    onNatural?: (width: number, height: number) => void;
   },
 ) {
   const [failed, setFailed] = useState(false);
+  const loaded = (e: SyntheticEvent<HTMLImageElement>) => {
+    if (!failed) onNatural?.(e.currentTarget.naturalWidth, e.currentTarget.naturalHeight);
+  };
   return (
     <img
       src={failed ? PLACEHOLDER_JPEG : src}
       alt={alt}
       draggable={false}
       data-placeholder={failed ? "true" : undefined}
+      onLoad={loaded}
       onError={() => setFailed(true)}
       className={cn("pointer-events-none absolute inset-0 h-full w-full select-none object-contain", className)}
       style={{ transform: imageTransform(zoom, pan), transformOrigin: "center", ...style }}
@@ -38,32 +60,83 @@ function CompareImage(
 
 const PAN_KEY_STEP = 0.05;
 
+/** The frame's share of the window's height: room is left for the controls and the scores. */
+const MAX_FRAME_VH = 0.62;
+
 /**
- * A fixed-size frame that pans its images by dragging or with the arrow keys;
- * the pan is shared by every view of the job (lifted state).
+ * A frame with the image's aspect ratio that pans its images by dragging (mouse or one finger)
+ * or with the arrow keys, and zooms with a two-finger pinch; pan and zoom are shared by every
+ * view of the job (lifted state).
  */
 function Viewport(
-  { label, pan, onPan, children, className }: {
+  { label, pan, onPan, aspect, onFrameWidth, onPinch, children, className }: {
     label: string;
     pan: Pan;
     onPan: (pan: Pan) => void;
+    aspect: number;
+    onFrameWidth: (width: number) => void;
+    onPinch: (factor: number, start: boolean) => void;
     children: ReactNode;
     className?: string;
   },
 ) {
+  const outer = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  useLayoutEffect(() => {
+    const el = outer.current;
+    if (!el) return;
+    const measure = () => {
+      const next = frameSize(el.clientWidth, aspect, Math.max(160, innerHeight * MAX_FRAME_VH));
+      setSize((s) => (s && Math.abs(s.width - next.width) < 0.5 && Math.abs(s.height - next.height) < 0.5 ? s : next));
+      onFrameWidth(next.width);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      removeEventListener("resize", measure);
+    };
+  }, [aspect, onFrameWidth]);
+
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
   const drag = useRef<{ x: number; y: number; start: Pan; w: number; h: number } | null>(null);
+  const pinch = useRef<number | null>(null);
+  const distance = () => {
+    const [a, b] = [...pointers.current.values()];
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  };
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if ((e.target as HTMLElement).closest("[data-no-pan]")) return;
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    try {
+      e.currentTarget.setPointerCapture(e.pointerId);
+    } catch { /* a synthetic pointer cannot be captured */ }
+    if (pointers.current.size === 2) {
+      drag.current = null;
+      pinch.current = distance();
+      onPinch(1, true);
+      return;
+    }
     const rect = e.currentTarget.getBoundingClientRect();
     drag.current = { x: e.clientX, y: e.clientY, start: pan, w: rect.width, h: rect.height };
-    e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (!pointers.current.has(e.pointerId)) return;
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch.current && pointers.current.size === 2) {
+      const d = distance();
+      if (d > 0) onPinch(d / pinch.current, false);
+      return;
+    }
     const d = drag.current;
     if (!d) return;
     onPan({ x: d.start.x + (e.clientX - d.x) / d.w, y: d.start.y + (e.clientY - d.y) / d.h });
   };
-  const end = () => {
+  const end = (e: PointerEvent<HTMLDivElement>) => {
+    pointers.current.delete(e.pointerId);
+    if (pointers.current.size < 2) pinch.current = null;
     drag.current = null;
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -79,24 +152,33 @@ function Viewport(
     onPan({ x: pan.x + m[0], y: pan.y + m[1] });
   };
   return (
-    <div
-      role="group"
-      aria-label={`${label}. Drag or use the arrow keys to pan`}
-      tabIndex={0}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={end}
-      onPointerCancel={end}
-      onKeyDown={onKeyDown}
-      className={cn(
-        "relative h-64 cursor-grab touch-none overflow-hidden rounded-lg bg-[repeating-conic-gradient(#e2e8f0_0_25%,#f8fafc_0_50%)] bg-[length:20px_20px] active:cursor-grabbing focus-visible:outline-2 focus-visible:outline-brand-600 sm:h-80",
-        className,
-      )}
-    >
-      {children}
+    <div ref={outer} className={cn("w-full", className)}>
+      <div
+        role="group"
+        aria-label={`${label}. Drag or use the arrow keys to pan; pinch to zoom`}
+        tabIndex={0}
+        data-testid="compare-frame"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={end}
+        onPointerCancel={end}
+        onKeyDown={onKeyDown}
+        style={size ? { width: size.width, height: size.height } : { aspectRatio: aspect }}
+        className="relative mx-auto max-w-full cursor-grab touch-none overflow-hidden rounded-lg bg-[repeating-conic-gradient(#e2e8f0_0_25%,#f8fafc_0_50%)] bg-[length:20px_20px] active:cursor-grabbing focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        {children}
+      </div>
     </div>
   );
 }
+
+const frameProps = (p: ViewProps) => ({
+  pan: p.pan,
+  onPan: p.onPan,
+  aspect: p.aspect,
+  onFrameWidth: p.onFrameWidth,
+  onPinch: p.onPinch,
+});
 
 function Tag({ children, side }: { children: ReactNode; side: "left" | "right" }) {
   return (
@@ -118,7 +200,7 @@ export function SplitView(
   const frame = useRef<HTMLDivElement>(null);
   const dragging = useRef(false);
   const fromPointer = (clientX: number) => {
-    const rect = frame.current?.getBoundingClientRect();
+    const rect = frame.current?.querySelector('[data-testid="compare-frame"]')?.getBoundingClientRect();
     if (rect && rect.width > 0) onSplit(clamp(Math.round(((clientX - rect.left) / rect.width) * 100), 0, 100));
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -141,10 +223,10 @@ export function SplitView(
   };
   return (
     <div ref={frame}>
-      <Viewport label="Split view" pan={p.pan} onPan={p.onPan}>
+      <Viewport label="Split view" {...frameProps(p)}>
         <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
-          <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} />
+          <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} onNatural={p.onNatural} />
         </div>
         <Tag side="left">Original</Tag>
         <Tag side="right">Compressed</Tag>
@@ -185,9 +267,10 @@ export function OverlayView(
 ) {
   return (
     <div className="space-y-2">
-      <Viewport label="Overlay view" pan={p.pan} onPan={p.onPan}>
+      <Viewport label="Overlay view" {...frameProps(p)}>
         <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <CompareImage
+          onNatural={p.onNatural}
           src={p.compressedSrc}
           alt="Compressed"
           zoom={p.zoom}
@@ -217,12 +300,12 @@ export function OverlayView(
 export function GridView(p: ViewProps) {
   return (
     <div className="grid gap-2 sm:grid-cols-2">
-      <Viewport label="Original" pan={p.pan} onPan={p.onPan} className="h-48 sm:h-64">
+      <Viewport label="Original" {...frameProps(p)}>
         <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <Tag side="left">Original</Tag>
       </Viewport>
-      <Viewport label="Compressed" pan={p.pan} onPan={p.onPan} className="h-48 sm:h-64">
-        <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} />
+      <Viewport label="Compressed" {...frameProps(p)}>
+        <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} onNatural={p.onNatural} />
         <Tag side="left">Compressed</Tag>
       </Viewport>
     </div>

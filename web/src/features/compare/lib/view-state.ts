@@ -30,3 +30,33 @@ export function clampPan(pan: Pan, zoom: number): Pan {
 
 export const imageTransform = (zoom: number, pan: Pan) =>
   `translate(${pan.x * 100}%, ${pan.y * 100}%) scale(${zoom / 100})`;
+
+/**
+ * True scale (issue 15 item 8): screen pixels per image pixel, 1 = 1:1. The frame takes the
+ * image's aspect ratio, so "Fit" is the frame width over the image width, and the images'
+ * transform scales relative to that fit.
+ */
+export const SCALE_STEP = ZOOM_STEP / 100;
+export const scaleBounds = (fit: number) => ({
+  min: Math.min(ZOOM_MIN / 100, fit),
+  max: Math.max(ZOOM_MAX / 100, fit),
+});
+const EPS = 1e-6;
+/** The next 25% step above the scale (or the maximum). */
+export const scaleUp = (scale: number, fit: number) =>
+  Math.min(scaleBounds(fit).max, (Math.floor(scale / SCALE_STEP + EPS) + 1) * SCALE_STEP);
+/** The next 25% step below the scale (or the minimum). */
+export const scaleDown = (scale: number, fit: number) =>
+  Math.max(scaleBounds(fit).min, (Math.ceil(scale / SCALE_STEP - EPS) - 1) * SCALE_STEP);
+export const clampScale = (scale: number, fit: number) => {
+  const { min, max } = scaleBounds(fit);
+  return clamp(scale, min, max);
+};
+/** "38%": the scale as the label shows it. */
+export const scaleLabel = (scale: number) => `${Math.round(scale * 100)}%`;
+
+/** The frame for an image of `aspect` (width / height) in `available` width, at most `maxHeight` tall. */
+export function frameSize(available: number, aspect: number, maxHeight: number): { width: number; height: number } {
+  const width = Math.max(0, Math.min(available, maxHeight * aspect));
+  return { width, height: aspect > 0 ? width / aspect : 0 };
+}

@@ -26,8 +26,8 @@ import { SettingsSummary } from "./settings-summary.tsx";
 import { UploadCard } from "./upload-card.tsx";
 
 /** Stable, so memoised job cards are not re-rendered by the page. */
-const renderCompare = (job: Job) => (
-  <ComparePanel job={job} originalSrc={previewUrl(job.id)} compressedSrc={downloadUrl(job.id)} />
+const renderCompare = (job: Job, onClose: () => void) => (
+  <ComparePanel job={job} originalSrc={previewUrl(job.id)} compressedSrc={downloadUrl(job.id)} onClose={onClose} />
 );
 
 /**
