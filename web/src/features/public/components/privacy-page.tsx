@@ -59,12 +59,20 @@ export function PrivacyPage() {
           </p>
           <p>
             While an image is held, only your signed-in account can preview or download it. Unless you switch off "strip
-            metadata", the compressed copy leaves out EXIF data such as GPS location and camera details.
+            metadata", a JPEG result leaves out EXIF data such as GPS location and camera details (it keeps the colour
+            profile); a WebP result carries no metadata at all, colour profile included.
           </p>
           <p>
             To show your processing queue and count your daily usage, we keep a small record of each job without the
-            image: its file name, sizes before and after, settings, status, dimensions and quality scores. Deleting a
-            job in the compressor deletes this record.
+            image: its file name, sizes before and after, settings, status, dimensions and quality scores. It stays
+            until you delete the job; deleting a job in the compressor deletes this record.
+          </p>
+          <p>
+            <strong>What stays after you delete a job:</strong>{" "}
+            each upload is also recorded as a batch, and deleting its jobs does not delete the batch. The batch keeps
+            its name (for an upload of one image, that image's file name), the number of files, their total size before
+            compression, the settings and its status. Your daily compression counts are kept too. Both stay until your
+            account is deleted; to have them removed sooner, send us a message (see Your rights).
           </p>
         </Section>
 
@@ -81,8 +89,9 @@ export function PrivacyPage() {
             </li>
             <li>
               <strong>Usage analytics:</strong>{" "}
-              how many compressions you run each day (for the free plan's daily limit) and the job records described
-              above. We do not use third-party analytics or tracking scripts.
+              how many compressions you run each day (for the free plan's daily limit) and the job and batch records
+              described above. We do not use third-party analytics. The only third-party script is the ad network's,
+              described under Sharing.
             </li>
             <li>
               <strong>IP address:</strong>{" "}
@@ -103,9 +112,10 @@ export function PrivacyPage() {
             </li>
           </ul>
           <p>
-            We use one cookie, the session cookie that keeps you signed in. It is HttpOnly (scripts cannot read it),
-            lasts 30 days from your last visit and is deleted when you sign out. Your cookie-banner choice is kept in
-            your browser's local storage.
+            We set one cookie ourselves, the session cookie that keeps you signed in. It is HttpOnly (scripts cannot
+            read it), ends after 14 days without a visit and at the latest 30 days after you sign in, and is deleted
+            when you sign out. Your cookie-banner choice is kept in your browser's local storage. The ad network may set
+            its own cookies, as described under Sharing.
           </p>
         </Section>
 
@@ -116,7 +126,7 @@ export function PrivacyPage() {
             <li>To answer the messages you send us.</li>
             <li>To protect the service against abuse: rate limits on sign-in and contact messages.</li>
           </ul>
-          <p>We never look at your images, use them to train models, or use your data for advertising profiles.</p>
+          <p>We never look at your images, use them to train models, or give your account details to advertisers.</p>
         </Section>
 
         <Section id="sharing" title="Sharing">
@@ -131,8 +141,13 @@ export function PrivacyPage() {
             </li>
             <li>
               <strong>Advertising:</strong>{" "}
-              visitors and free accounts see ads; Premium accounts see none. An ad network may set cookies only if you
-              accept them in the cookie banner.
+              visitors and free accounts see ads; Premium accounts see none. When the ad network (Google AdSense) is
+              switched on, pages with ad slots load Google's ad script for visitors and free accounts whatever you
+              choose in the cookie banner, and before you choose. The script sends Google your IP address and browser
+              details, and Google may set or read its own cookies. Until you press Accept, we ask Google for
+              non-personalised ads only; Google states that non-personalised ads still use cookies for frequency
+              capping, aggregated reporting and fighting fraud. Declining keeps it that way; Accept allows personalised
+              ads. When the ad network is off, ad slots show our own house ads, which load nothing from other sites.
             </li>
             <li>Authorities, only when the law requires it.</li>
           </ul>
