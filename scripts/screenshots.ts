@@ -1,6 +1,8 @@
 /**
- * Refreshes docs/screenshots/compressor-{1280,375}.png: a fresh server, a
- * signed-in free user with a few compressed photos and an open Compare panel.
+ * Refreshes docs/screenshots: a fresh server, a signed-in free user with a few compressed
+ * photos; the first screen at 1280×800 and 375×812 (compressor-*-first-screen.png), the whole
+ * page with an open Compare panel (compressor-{1280,375}.png; on a phone Compare fills the
+ * screen, compare-375.png).
  * Run with `deno task screenshots` (builds the web app first).
  * Uses the public corpus photos when `.corpus/` exists, else the test fixtures.
  */
@@ -34,34 +36,48 @@ await Deno.mkdir(OUT, { recursive: true });
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  for (const width of [1280, 375]) {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 900 } });
+  for (const [width, height] of [[1280, 800], [375, 812]] as const) {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });
     const page = await context.newPage();
     await signUpAndOpen(page, `shots${width}`);
     await upload(page, photos());
     await upload(page, [{ name: "damaged-scan.jpg", mimeType: "image/jpeg", buffer: fixture("corrupt-scan.jpg") }]);
     await waitForCompleted(page, 3);
     await page.locator('[data-testid="job-card"][data-status="error"]').waitFor();
-    await page.getByRole("button", { name: /^Compare / }).first().click();
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('[data-testid="compare-panel"] img')].every((i) => (i as HTMLImageElement).complete)
-    );
-    // Thumbnails load lazily: bring them in before the full-page shot.
+    // Thumbnails load lazily: bring them in before the shots.
     await page.evaluate(() => document.querySelectorAll("img").forEach((i) => (i.loading = "eager")));
     await page.waitForFunction(() => [...document.querySelectorAll("img")].every((i) => i.complete));
     // The notice would cover the page; the sticky header belongs at the top.
     for (const close of await page.getByRole("button", { name: "Close", exact: true }).all()) await close.click();
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    const shot = async (name: string, fullPage: boolean) => {
+      const path = new URL(name, OUT).pathname;
+      await page.screenshot({ path, fullPage });
+      console.log(`Wrote ${path}`);
+    };
+    // What a user sees first: drop zone, settings summary and results.
+    await shot(`compressor-${width}-first-screen.png`, false);
+
+    await page.getByRole("button", { name: /^Compare / }).first().click();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="compare-panel"] img')].every((i) => (i as HTMLImageElement).complete)
+    );
+    if (width < 640) {
+      // On a phone Compare fills the screen: shot on its own, then closed for the page.
+      await page.waitForTimeout(300);
+      await shot(`compare-${width}.png`, false);
+      await page.getByTestId("compare-panel").getByRole("button", { name: "Close", exact: true }).click();
+    }
     // Job cards skip rendering while off screen (content-visibility); a full-page shot needs them drawn.
     await page.evaluate(() =>
-      document.querySelectorAll<HTMLElement>('[data-testid="job-card"]').forEach((
-        c,
-      ) => (c.style.contentVisibility = "visible"))
+      document.querySelectorAll<HTMLElement>('[data-testid="job-card"]').forEach((c) =>
+        c.style.contentVisibility = "visible"
+      )
     );
     await page.evaluate(() => globalThis.scrollTo(0, 0));
     await page.waitForTimeout(500);
-    const path = new URL(`compressor-${width}.png`, OUT).pathname;
-    await page.screenshot({ path, fullPage: true });
-    console.log(`Wrote ${path}`);
+    await shot(`compressor-${width}.png`, true);
     await context.close();
   }
 } finally {

@@ -12,7 +12,7 @@ export type { AdPlacement };
 /** Fixed heights: the slot is reserved before it is filled, so an ad never shifts the layout. */
 const SIZES: Record<AdPlacement, string> = {
   landing: "h-[250px]",
-  compressor: "h-[120px]",
+  compressor: "h-[200px] sm:h-[120px]",
   sidebar: "h-[250px]",
   article: "h-[250px]",
 };

@@ -11,7 +11,10 @@ export function HouseAd({ placement }: { placement: AdPlacement }) {
     <div
       className={cn(
         "flex h-full w-full items-center gap-3 bg-gradient-to-br from-amber-50 to-amber-100 px-5 text-left",
-        compact ? "flex-row justify-between" : "flex-col justify-center text-center",
+        // The compressor's strip is a row on wide screens and stacks on phones.
+        compact
+          ? "flex-col justify-center text-center sm:flex-row sm:justify-between sm:text-left"
+          : "flex-col justify-center text-center",
       )}
     >
       <div className={cn("space-y-1", compact ? "" : "max-w-md")}>

@@ -63,14 +63,14 @@ export function Dropzone(
         if (e.target === e.currentTarget && !disabled) input.current?.click();
       }}
       className={cn(
-        "flex min-h-32 flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed p-4 text-center transition-colors sm:min-h-36",
+        "flex min-h-28 flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed p-3 text-center transition-colors sm:min-h-36 sm:p-4",
         drag === "invalid" && "border-red-500 bg-red-50",
         drag === "valid" && "border-brand-600 bg-brand-50",
         drag === "idle" && (pageDrag ? "border-brand-600 bg-brand-50/60" : "border-slate-300 bg-white"),
       )}
     >
       <p
-        className={cn("text-base font-semibold", drag === "invalid" ? "text-red-700" : "text-slate-800")}
+        className={cn("text-sm font-semibold sm:text-base", drag === "invalid" ? "text-red-700" : "text-slate-800")}
         aria-live="polite"
         data-testid="dropzone-heading"
       >

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { Button } from "../../../components/ui/button.tsx";
 import type { SavedSettings } from "../api/settings.ts";
 import { settingsSummary } from "../lib/settings-summary.ts";
 import { SettingsPanel } from "./settings-panel.tsx";
@@ -18,23 +17,22 @@ export function SettingsSummary(
   const [open, setOpen] = useState(false);
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-        <span className="text-slate-500">Settings:</span>
+      <p className="text-sm">
+        <span className="text-slate-500 max-sm:sr-only">Settings:</span>{" "}
         <span className="font-medium text-slate-800" data-testid="settings-summary">
           {settingsSummary(settings, premium)}
         </span>
-        <span aria-hidden="true" className="text-slate-400">·</span>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="h-7 px-2 text-brand-700 underline"
+        <span aria-hidden="true" className="text-slate-400">{" · "}</span>
+        <button
+          type="button"
+          className="font-medium text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
           aria-expanded={open}
           aria-controls="settings-panel"
           onClick={() => setOpen(!open)}
         >
           {open ? "Done" : "Change"}
-        </Button>
-      </div>
+        </button>
+      </p>
       {open && <SettingsPanel id="settings-panel" settings={settings} update={update} premium={premium} />}
     </div>
   );

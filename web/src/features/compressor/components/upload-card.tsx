@@ -173,19 +173,21 @@ export function UploadCard(
               ? "Upload images"
               : `Upload ${files.length} image${files.length === 1 ? "" : "s"}`}
           </Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setFiles(() => []);
-              setFailure(null);
-            }}
-            disabled={files.length === 0 || upload.isPending}
-          >
-            Clear selection
-          </Button>
+          {files.length > 0 && (
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setFiles(() => []);
+                setFailure(null);
+              }}
+              disabled={upload.isPending}
+            >
+              Clear selection
+            </Button>
+          )}
           <p className="ml-auto text-sm text-slate-600">
             <span data-testid="selected-count">{files.length} / {limits.maxFiles}</span>
-            <span aria-hidden="true">·</span>
+            <span aria-hidden="true">{" · "}</span>
             <span data-testid="selected-size">{formatBytes(total)}</span> selected
           </p>
         </div>

@@ -46,11 +46,12 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
       className={cn(
         "rounded-xl border bg-white p-3 shadow-sm sm:p-4",
         // Off-screen cards skip rendering; not while comparing (the phone's full-screen compare is fixed).
-        !comparing && "[contain-intrinsic-size:auto_150px] [content-visibility:auto]",
+        !comparing && "[contain-intrinsic-size:auto_120px] [content-visibility:auto]",
         error ? "border-red-300 bg-red-50" : "border-slate-200",
       )}
     >
-      <div className="flex items-start gap-3">
+      {/* Phones: the actions go under the details; wider: to their right, so a card stays short. */}
+      <div className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-3 gap-y-2 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto]">
         <div className="h-14 w-14 shrink-0 overflow-hidden rounded-md bg-slate-100">
           {/* The server makes the thumbnail while the image is processed; until then the tile stays grey. */}
           {!thumbFailed && job.status === "completed" && !job.expired && (
@@ -80,45 +81,49 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
             {formatBytes(job.originalSize)}
             {job.width && job.height ? ` · ${job.width}×${job.height}` : ""}
           </p>
-          <div className="mt-1.5 min-h-10 text-sm" aria-live={job.status === "processing" ? "off" : "polite"}>
+          <div
+            // Pending and processing keep one height, so progress never moves the cards below.
+            className={cn("mt-1 text-sm", !job.completedAt && !error && "min-h-10")}
+            aria-live={job.status === "processing" ? "off" : "polite"}
+          >
             <StatusArea job={job} />
           </div>
           {job.status === "completed" && <CompletedDetails job={job} />}
         </div>
-      </div>
-      <div className="mt-2 flex flex-wrap items-center gap-2">
-        {job.status === "completed" && (
+        <div className="col-span-2 flex flex-wrap items-center gap-2 sm:col-span-1 sm:justify-end sm:self-start">
+          {job.status === "completed" && (
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-expanded={comparing}
+              aria-label={`${comparing ? "Hide compare" : "Compare"} ${job.filename}`}
+              onClick={() => setComparing(!comparing)}
+              disabled={job.expired}
+            >
+              {comparing ? "Hide compare" : "Compare"}
+            </Button>
+          )}
+          {job.status === "completed" && (
+            <Button
+              size="sm"
+              aria-label={`Download ${job.filename}`}
+              onClick={() => void downloadJob(job)}
+              disabled={!canDownload}
+            >
+              Download
+            </Button>
+          )}
+          {job.expired && <span className="text-xs text-slate-500">The result was deleted from memory</span>}
           <Button
             size="sm"
-            variant="secondary"
-            aria-expanded={comparing}
-            aria-label={`${comparing ? "Hide compare" : "Compare"} ${job.filename}`}
-            onClick={() => setComparing(!comparing)}
-            disabled={job.expired}
+            variant="ghost"
+            className="text-slate-500 hover:text-red-700 max-sm:ml-auto"
+            aria-label={`Delete ${job.filename}`}
+            onClick={() => onDelete(job.id)}
           >
-            {comparing ? "Hide compare" : "Compare"}
+            Delete
           </Button>
-        )}
-        {job.status === "completed" && (
-          <Button
-            size="sm"
-            aria-label={`Download ${job.filename}`}
-            onClick={() => void downloadJob(job)}
-            disabled={!canDownload}
-          >
-            Download
-          </Button>
-        )}
-        {job.expired && <span className="text-xs text-slate-500">The result was deleted from memory</span>}
-        <Button
-          size="sm"
-          variant="ghost"
-          className="ml-auto text-slate-500 hover:text-red-700"
-          aria-label={`Delete ${job.filename}`}
-          onClick={() => onDelete(job.id)}
-        >
-          Delete
-        </Button>
+        </div>
       </div>
       {comparing && job.status === "completed" && !job.expired && (
         <div className="mt-3">{renderCompare(job, () => setComparing(false))}</div>

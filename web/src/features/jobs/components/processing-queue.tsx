@@ -26,10 +26,10 @@ export function ProcessingQueue(
   const summary = savingsText(savings(jobs));
   return (
     <Card id="results" className="scroll-mt-20">
-      <CardHeader className="space-y-2 p-4 pb-3">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <CardHeader className="space-y-2 p-3 pb-3 sm:p-4">
+        <div className="flex items-baseline justify-between gap-2">
           <CardTitle>Processing Queue</CardTitle>
-          <p className="text-sm text-slate-500" data-testid="queue-summary">
+          <p className="shrink-0 text-xs text-slate-500 sm:text-sm" data-testid="queue-summary">
             {done} of {jobs.length} completed
           </p>
         </div>
