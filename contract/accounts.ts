@@ -65,3 +65,9 @@ export function displayName(u: Pick<User, "username" | "firstName" | "lastName">
   const full = [u.firstName, u.lastName].filter(Boolean).join(" ").trim();
   return full || u.username;
 }
+
+/** POST /api/logout-others: the user's other sessions were ended. */
+export interface LogoutOthersResponse {
+  success: true;
+  ended: number;
+}

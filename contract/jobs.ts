@@ -101,11 +101,7 @@ export interface SubscriptionStatusResponse {
   message: string | null;
 }
 
-/** The name a result is saved under: the original's base name with the output's extension. */
-export function downloadName(filename: string, format: Job["format"]): string {
-  const base = filename.replace(/\.(jpe?g|jfif)$/i, "") || "image";
-  return `${base}.${format === "webp" ? "webp" : "jpg"}`;
-}
+export { downloadName } from "./file-names.ts";
 
 /** Quality labels (spec §9). */
 export function qualityLabel(q: number): string {

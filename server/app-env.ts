@@ -1,14 +1,18 @@
 import type { Db } from "../db/client.ts";
 import type { UserRow } from "../db/schema.ts";
 import type { LoginThrottle } from "./services/login-throttle.ts";
+import type { SlidingWindow } from "./services/sliding-window.ts";
 import type { CompressionService } from "./services/compression/compression-service.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
+import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
 
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
   db: Db;
   throttle: LoginThrottle;
+  /** Sign-ups per address (REGISTRATIONS_PER_HOUR). */
+  registrations: SlidingWindow;
   compression: CompressionService;
   /** Stripe, or local test billing when no Stripe keys are set. */
   billing: BillingProvider;
@@ -21,6 +25,8 @@ export interface AppDeps {
   /** PUBLIC_URL is https: Secure cookies and HSTS. */
   secureCookies: boolean;
   logRequests: boolean;
+  /** Per-session budget for the polled routes (default DEFAULT_POLL_BUDGET). */
+  pollBudget?: PollBudgetOptions;
   /** How long a request body may send nothing before it is dropped (default BODY_IDLE_MS). */
   bodyIdleMs?: number;
 }

@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ApiError } from "./http-error.ts";
 import { BODY_IDLE_MS, bodyGuard, JSON_BODY_LIMIT } from "./middleware/body-guard.ts";
 import { refuseForeignOrigin } from "./middleware/csrf.ts";
+import { pollBudget } from "./middleware/poll-budget.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { loadSession } from "./middleware/session.ts";
@@ -40,7 +41,7 @@ export function createApp(deps: AppDeps) {
   app.get("/healthz", (c) => c.json({ ok: true }));
 
   const api = new Hono<AppEnv>();
-  api.use(refuseForeignOrigin, loadSession);
+  api.use(refuseForeignOrigin, pollBudget(deps.pollBudget), loadSession);
   api.route("/", authRoutes);
   api.route("/", contactRoutes);
   api.route("/", compressRoutes);

@@ -22,6 +22,9 @@ const envSchema = z.object({
   ADSENSE_SLOTS: z.string().regex(AD_SLOTS_PATTERN, "must look like landing=1234567890,sidebar=2345678901").optional(),
   PUBLIC_URL: z.url().optional(),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  /** Run local test billing even under an https PUBLIC_URL (a staging site without Stripe). */
+  LOCAL_TEST_BILLING: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  REGISTRATIONS_PER_HOUR: intFrom(1, 10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -45,6 +48,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(
       "Invalid environment:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: set all three or none",
     );
+  }
+  // Billing fails closed: a public https site without Stripe keys would hand out Premium for a click.
+  const publicHttps = env.PUBLIC_URL?.startsWith("https:") ?? false;
+  if (publicHttps && !stripe.some(Boolean) && !env.LOCAL_TEST_BILLING) {
+    throw new EnvError(
+      "Invalid environment:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: required when PUBLIC_URL is https " +
+        "(or set LOCAL_TEST_BILLING=true to run local test billing there on purpose)",
+    );
+  }
+  if (env.LOCAL_TEST_BILLING && stripe.some(Boolean)) {
+    throw new EnvError("Invalid environment:\n  LOCAL_TEST_BILLING: cannot be true while Stripe keys are set");
   }
   return env;
 }

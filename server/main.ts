@@ -4,12 +4,15 @@ import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
+import { SlidingWindow } from "./services/sliding-window.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { ByteStore } from "./services/compression/byte-store.ts";
 import { createCodecCompressor } from "./services/compression/codec-compressor.ts";
 import { CompressionService } from "./services/compression/compression-service.ts";
+
+const HOUR_MS = 3_600_000;
 
 /** How long SIGTERM waits for running jobs before leaving them to the next start's recovery. */
 const DRAIN_MS = 30_000;
@@ -58,6 +61,7 @@ async function main() {
   const app = createApp({
     db: database.db,
     throttle: new LoginThrottle(),
+    registrations: new SlidingWindow(env.REGISTRATIONS_PER_HOUR, HOUR_MS),
     compression,
     billing: createBilling(env),
     adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,

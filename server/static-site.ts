@@ -53,7 +53,12 @@ async function readPrecompressed(
 export function serveSite(dist: string) {
   return async (c: Context) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return c.json({ error: "Not found" }, 404);
-    const path = decodeURIComponent(new URL(c.req.url).pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      return c.json({ error: "The address has a malformed %-escape" }, 400);
+    }
     const safe = normalize(path).replace(/^(\.\.(\/|$))+/, "");
     if (extname(safe)) {
       const file = await readPrecompressed(dist, safe, c.req.header("Accept-Encoding"));

@@ -49,6 +49,8 @@ export interface PoolStats {
   size: number;
   busy: number;
   queued: number;
+  /** Workers ended and started anew since the pool started (crashes, timeouts, recycling). */
+  replaced: number;
 }
 
 export interface CodecPool {
@@ -123,12 +125,15 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   };
 
   /** Terminating is the only way to stop a running WASM call; it also frees the grown heap. */
+  let replaced = 0;
   const replace = (slot: Slot) => {
+    replaced++;
     slot.worker.terminate();
     startWorker(slot);
   };
 
-  const finish = (slot: Slot, outcome: CompressResult | Error) => {
+  /** `heapGrown`: the job reached the codec, so its worker's WASM heap may hold the image. */
+  const finish = (slot: Slot, outcome: CompressResult | Error, heapGrown = true) => {
     const job = slot.job;
     if (!job) return;
     slot.job = null;
@@ -136,7 +141,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     job.cleanup();
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
-    if (slot.jobsDone >= recycleAfterJobs || job.pixels >= recycleAfterPixels) replace(slot);
+    if (slot.jobsDone >= recycleAfterJobs || (heapGrown && job.pixels >= recycleAfterPixels)) replace(slot);
     dispatch();
   };
 
@@ -145,10 +150,10 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     if (!job || message.id !== job.id) return;
     if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
     else if (message.type === "result") finish(slot, message.result);
-    else {
-      if (message.recycle) replace(slot);
-      finish(slot, fromCodecErrorData(message.error));
-    }
+    else if (message.recycle) {
+      replace(slot);
+      finish(slot, fromCodecErrorData(message.error), false);
+    } else finish(slot, fromCodecErrorData(message.error), message.wasmUsed);
   };
 
   const inFlightPixels = () => slots.reduce((sum, s) => sum + (s.job?.pixels ?? 0), 0);
@@ -269,7 +274,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
         dispatch();
       });
     },
-    stats: () => ({ size: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length }),
+    stats: () => ({ size: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length, replaced }),
     close() {
       closed = true;
       return new Promise<void>((resolve) => {

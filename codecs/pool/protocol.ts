@@ -11,8 +11,11 @@ export type ToWorker =
 export type FromWorker =
   | { type: "progress"; id: number; stage: CompressStage; percent: number }
   | { type: "result"; id: number; result: CompressResult }
-  /** `recycle`: the WASM instance may be inconsistent after this error; replace the worker. */
-  | { type: "error"; id: number; error: CodecErrorData; recycle: boolean };
+  /**
+   * `recycle`: the WASM instance may be inconsistent after this error; replace the worker.
+   * `wasmUsed`: the job got past the header checks into the codec (its heap may have grown).
+   */
+  | { type: "error"; id: number; error: CodecErrorData; recycle: boolean; wasmUsed: boolean };
 
 /** Messages between the pool and the host worker that starts and stops codec workers. */
 export type ToHost =

@@ -42,7 +42,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
     } catch (error) {
       const data = toCodecErrorData(error);
       // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.
-      post({ type: "error", id, error: data, recycle: wasmUsed && data.code === "corrupt_image" });
+      post({ type: "error", id, error: data, recycle: wasmUsed && data.code === "corrupt_image", wasmUsed });
     }
   };
 };

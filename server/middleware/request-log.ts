@@ -1,11 +1,20 @@
 import type { MiddlewareHandler } from "hono";
 
+/** Control characters (a decoded %0d%0a among them) written as \xNN, so a path cannot forge log lines. */
+export function escapeForLog(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => {
+    const code = ch.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+  });
+}
+
 /** One line per request: method, path, status, duration. */
 export function requestLog(write: (line: string) => void = console.log): MiddlewareHandler {
   return async (c, next) => {
     const start = performance.now();
     await next();
     const ms = (performance.now() - start).toFixed(1);
-    write(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+    write(`${c.req.method} ${escapeForLog(c.req.path)} ${c.res.status} ${ms}ms`);
   };
 }

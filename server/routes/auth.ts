@@ -4,11 +4,19 @@ import { login, register, toUser } from "../services/accounts.ts";
 import { createSession, invalidateOtherSessions, invalidateSession } from "../services/sessions.ts";
 import { clearSessionCookie, currentUser, requireUser, setSessionCookie } from "../middleware/session.ts";
 import { clientIp, readJson } from "./request.ts";
+import { ApiError } from "../http-error.ts";
+import type { LogoutOthersResponse } from "../../contract/accounts.ts";
 
 /** POST /register, /login, /logout and GET /user (spec §7); /logout-others ends the user's other sessions. */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
-    const { db } = c.var.deps;
+    const { db, registrations } = c.var.deps;
+    const wait = registrations.take(clientIp(c));
+    if (wait > 0) {
+      throw new ApiError(429, "Too many new accounts from your network; please try again later", {
+        "Retry-After": String(wait),
+      });
+    }
     const row = await register(db, await readJson(c));
     const session = await createSession(db, row.id);
     setSessionCookie(c, session.token, session.expiresAt);
@@ -28,6 +36,6 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/logout-others", requireUser, async (c) => {
     const ended = await invalidateOtherSessions(c.var.deps.db, currentUser(c).id, c.var.sessionToken!);
-    return c.json({ success: true, ended });
+    return c.json({ success: true, ended } satisfies LogoutOthersResponse);
   })
   .get("/user", requireUser, (c) => c.json(toUser(currentUser(c))));

@@ -14,6 +14,8 @@ export const compressRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const intake = await c.var.deps.compression.openUpload(user);
     try {
+      const declared = c.req.header("Content-Length"); // already checked by the body guard
+      if (declared !== undefined) intake.declare(Number(declared));
       const request = meterRequest(c.req.raw, { onChunk: (bytes) => intake.take(bytes) });
       const body = await readMultipart(request, {
         ...UPLOAD_FIELD_LIMITS,

@@ -7,6 +7,7 @@ import { ApiError } from "../http-error.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./passwords.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { parseInput } from "./validation.ts";
+import { refuseCommonPassword } from "./password-policy.ts";
 
 export function toUser(row: UserRow): User {
   return {
@@ -21,6 +22,7 @@ export function toUser(row: UserRow): User {
 
 export async function register(db: Db, input: RegisterInput | unknown): Promise<UserRow> {
   const data = parseInput(registerSchema, input);
+  refuseCommonPassword(data.password);
   const row = await insertUser(db, {
     username: data.username,
     passwordHash: await hashPassword(data.password),
@@ -52,6 +54,6 @@ export async function login(
     throttle.recordFailure(username, ip);
     throw new ApiError(401, BAD_CREDENTIALS);
   }
-  throttle.recordSuccess(username);
+  throttle.recordSuccess(username, ip);
   return row;
 }

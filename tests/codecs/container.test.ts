@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { CodecError, inspectJpeg, peekJpegSize, sniffFormat } from "../../codecs/mod.ts";
 import { fixture } from "./helpers.ts";
+import { minimumBytesFor } from "../../codecs/container/inspect.ts";
 
 Deno.test("sniffFormat recognises JPEG, PNG, GIF, WebP and empty input from magic bytes", async () => {
   assert.equal(sniffFormat(await fixture("base.jpg")), "jpeg");
@@ -71,4 +72,10 @@ Deno.test("peekJpegSize reads dimensions from the head of a file without needing
   );
   assert.equal(peekJpegSize(base.subarray(0, sof.start)), null, "a head that stops before it is not");
   assert.equal(peekJpegSize(await fixture("png-renamed.jpg")), null);
+});
+
+Deno.test("minimumBytesFor counts one bit per 8×8 block of the most detailed component", () => {
+  const ycc420 = [{ id: 1, h: 2, v: 2 }, { id: 2, h: 1, v: 1 }, { id: 3, h: 1, v: 1 }];
+  assert.equal(minimumBytesFor({ width: 7071, height: 7071, components: ycc420 }), Math.ceil((884 * 884) / 8));
+  assert.equal(minimumBytesFor({ width: 16, height: 16, components: [{ id: 1, h: 1, v: 1 }] }), 1);
 });

@@ -71,7 +71,7 @@ Deno.test("pool refuses work beyond its queue with queue_full", async () => {
   try {
     const running = pool.compress(await fixture("base.jpg"), settings());
     const queued = pool.compress(await fixture("base.jpg"), settings());
-    assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1 });
+    assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1, replaced: 0 });
     await rejectsWith(pool.compress(await fixture("base.jpg"), settings()), "queue_full");
     await Promise.all([running, queued]);
   } finally {
@@ -103,7 +103,7 @@ Deno.test("pool times out a job, replaces its worker and serves the next job", a
       "timeout",
       /^The image took longer than 0\.0 s to process$/,
     );
-    assert.deepEqual(pool.stats(), { size: 1, busy: 0, queued: 0 });
+    assert.deepEqual(pool.stats(), { size: 1, busy: 0, queued: 0, replaced: 1 });
   } finally {
     await pool.close();
   }
@@ -215,7 +215,7 @@ Deno.test("pool keeps the pixels in work under its budget: images over it wait, 
     try {
       const a = await fixture("orientation-1.jpg"), b = await fixture("orientation-1.jpg");
       const jobs = [pool.compress(a, settings()), pool.compress(b, settings())];
-      assert.deepEqual(pool.stats(), { size: 2, busy, queued }, `budget ${budget}`);
+      assert.deepEqual(pool.stats(), { size: 2, busy, queued, replaced: 0 }, `budget ${budget}`);
       await Promise.all(jobs);
     } finally {
       await pool.close();
@@ -261,7 +261,7 @@ Deno.test("a small job runs ahead of a big one that does not fit the pixel budge
     ];
     assert.deepEqual(
       pool.stats(),
-      { size: 2, busy: 2, queued: 1 },
+      { size: 2, busy: 2, queued: 1, replaced: 0 },
       "the second small job did not wait behind the big one",
     );
     await Promise.all(jobs);
@@ -274,4 +274,30 @@ Deno.test("a small job runs ahead of a big one that does not fit the pixel budge
 Deno.test("the pool's malloc tuning is accepted by glibc (Linux)", { ignore: Deno.build.os !== "linux" }, () => {
   // mallopt answers 0 for a parameter or value it does not take.
   assert.equal(returnFreedMemory(), true);
+});
+
+/** base.jpg with its frame header claiming `width`×`height`: a small file that declares a huge image. */
+async function declaring(width: number, height: number): Promise<Uint8Array> {
+  const bytes = (await fixture("base.jpg")).slice();
+  const sof = bytes.findIndex((b, i) => b === 0xff && bytes[i + 1] === 0xc0);
+  new DataView(bytes.buffer).setUint16(sof + 5, height);
+  new DataView(bytes.buffer).setUint16(sof + 7, width);
+  return bytes;
+}
+
+Deno.test("[regression] a file too small for its declared size fails from its header, and its worker is kept", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    for (let i = 0; i < 3; i++) {
+      await rejectsWith(
+        pool.compress(await declaring(7071, 7071), settings()),
+        "corrupt_image",
+        /^Cannot decode the image: 6865 bytes cannot hold the 7071×7071 image its header declares$/,
+      );
+    }
+    assert.equal(pool.stats().replaced, 0, "header failures leave the worker as it was");
+    assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+  } finally {
+    await pool.close();
+  }
 });

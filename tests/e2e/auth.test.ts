@@ -34,7 +34,7 @@ e2eSuite("auth flows in the browser", async ({ newPage, step }) => {
       await page.getByTestId("display-name").waitFor();
 
       // Sign out: the header disappears and the session is gone on the server.
-      await page.getByRole("button", { name: "Sign Out" }).first().click();
+      await page.getByRole("button", { name: "Sign Out", exact: true }).first().click();
       await page.waitForFunction(() => !document.querySelector('[data-testid="display-name"]'));
       const status = await page.evaluate(async () => (await fetch("/api/user")).status);
       assert.equal(status, 401);
@@ -89,6 +89,26 @@ e2eSuite("auth flows in the browser", async ({ newPage, step }) => {
     await page.goto("/auth?returnUrl=https%3A%2F%2Fevil.example%2F");
     await page.waitForURL((u) => u.pathname === "/");
     await page.context().close();
+  });
+
+  await step("'Sign out other sessions' ends the session in another browser and keeps this one", async () => {
+    const signIn = async () => {
+      const page = await newPage();
+      await page.goto("/auth");
+      await page.locator("#login-username").fill("ada");
+      await page.locator("#login-password").fill("correct horse");
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByTestId("display-name").waitFor();
+      return page;
+    };
+    const laptop = await signIn();
+    const phone = await signIn();
+    await phone.getByRole("button", { name: "Sign out other sessions" }).click();
+    await phone.getByText(/^Signed out of \d+ other sessions?\.$/).waitFor();
+    assert.equal(await laptop.evaluate(async () => (await fetch("/api/user")).status), 401);
+    assert.equal(await phone.evaluate(async () => (await fetch("/api/user")).status), 200);
+    await laptop.context().close();
+    await phone.context().close();
   });
 
   await step("an unknown path shows the 404 page with status 404", async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_THROTTLE } from "../../server/services/login-throttle.ts";
 import assert from "node:assert/strict";
 import { createTestApp, jsonInit, sessionCookie, signUp } from "../setup/app-harness.ts";
 
@@ -128,24 +129,40 @@ Deno.test("POST /api/login rejects an empty password with 400", async () => {
   await t.close();
 });
 
-Deno.test("POST /api/login answers 429 with Retry-After after 5 failures for one username", async () => {
+Deno.test("POST /api/login answers 429 with Retry-After after 5 failures for one username from one address", async () => {
   const t = await createTestApp();
   await signUp(t, "alice", "correct horse");
+  const attacker = { remoteAddr: { hostname: "198.51.100.1" } };
   for (let i = 0; i < 5; i++) {
-    const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: `wrong ${i}` }));
+    const res = await t.request(
+      "/api/login",
+      jsonInit("POST", { username: "alice", password: `wrong ${i}` }),
+      attacker,
+    );
     assert.equal(res.status, 401);
   }
-  // Even the right password is refused while the username is throttled.
-  const res = await t.request("/api/login", jsonInit("POST", { username: "alice", password: "correct horse" }));
+  // Even the right password is refused from that address while it waits.
+  const res = await t.request(
+    "/api/login",
+    jsonInit("POST", { username: "alice", password: "correct horse" }),
+    attacker,
+  );
   assert.equal(res.status, 429);
   assert.ok(Number(res.headers.get("retry-after")) > 0);
+  // [regression] the owner at another address is not locked out by those failures.
+  const owner = await t.request(
+    "/api/login",
+    jsonInit("POST", { username: "alice", password: "correct horse" }),
+    { remoteAddr: { hostname: "192.0.2.50" } },
+  );
+  assert.equal(owner.status, 200);
   await t.close();
 });
 
-Deno.test("POST /api/login answers 429 after 20 failures from one IP across usernames", async () => {
+Deno.test("POST /api/login answers 429 after 30 failures from one IP across usernames", async () => {
   const t = await createTestApp();
   const env = { remoteAddr: { hostname: "203.0.113.9" } };
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < DEFAULT_THROTTLE.perIp; i++) {
     const res = await t.request("/api/login", jsonInit("POST", { username: `user${i}`, password: "wrong pass" }), env);
     assert.equal(res.status, 401);
   }

@@ -40,6 +40,11 @@ function deliver(t: TestApp, event: { payload: string; signature: string }) {
   });
 }
 
+/** What Stripe holds now: subscription events are applied from it, not from their (possibly stale) payload. */
+function stripeHolds(ctx: Awaited<ReturnType<typeof stripeApp>>, sub: FakeSubscription) {
+  ctx.fake.subscriptions.set(sub.id, sub);
+}
+
 const userRow = (t: TestApp, id: number) => t.db.query.users.findFirst({ where: eq(users.id, id) });
 
 /** A user whose checkout completed for `sub` (the fake knows the subscription). */
@@ -195,6 +200,7 @@ Deno.test("a replayed webhook event has no second effect", async () => {
     "customer.subscription.updated",
     subscriptionObject({ ...subscription, cancelAtPeriodEnd: true }),
   );
+  stripeHolds(ctx, { ...subscription, cancelAtPeriodEnd: true });
   const first = await deliver(ctx.t, cancelling);
   assert.equal(first.status, 200);
   assert.deepEqual(await first.json(), { received: true, outcome: "applied" });
@@ -205,6 +211,7 @@ Deno.test("a replayed webhook event has no second effect", async () => {
     "customer.subscription.updated",
     subscriptionObject({ ...subscription, cancelAtPeriodEnd: false }),
   );
+  stripeHolds(ctx, { ...subscription, cancelAtPeriodEnd: false });
   assert.equal((await deliver(ctx.t, resumed)).status, 200);
   const replay = await deliver(ctx.t, cancelling);
   assert.equal(replay.status, 200);
@@ -216,10 +223,9 @@ Deno.test("a replayed webhook event has no second effect", async () => {
 Deno.test("customer.subscription.deleted sends the user back to the free plan", async () => {
   const ctx = await stripeApp();
   const { cookie, user, subscription } = await subscribedUser(ctx);
-  const deleted = await signedEvent(
-    "customer.subscription.deleted",
-    subscriptionObject({ ...subscription, status: "canceled", currentPeriodEnd: now() }),
-  );
+  const ended = { ...subscription, status: "canceled", currentPeriodEnd: now() };
+  const deleted = await signedEvent("customer.subscription.deleted", subscriptionObject(ended));
+  stripeHolds(ctx, ended);
   assert.equal((await deliver(ctx.t, deleted)).status, 200);
   assert.equal((await userRow(ctx.t, user.id))?.subscriptionStatus, "canceled");
   assert.equal((await (await get(ctx.t, "/api/user", cookie)).json()).subscriptionStatus, "canceled");
@@ -234,6 +240,7 @@ Deno.test("a late deletion of an old subscription does not end the user's newer 
   const ctx = await stripeApp();
   const { user, subscription } = await subscribedUser(ctx);
   const old = { ...subscription, id: "sub_old", status: "canceled" };
+  stripeHolds(ctx, old);
   const late = await signedEvent("customer.subscription.deleted", subscriptionObject(old));
   const res = await deliver(ctx.t, late);
   assert.deepEqual(await res.json(), { received: true, outcome: "ignored" });
@@ -246,16 +253,15 @@ Deno.test("a late deletion of an old subscription does not end the user's newer 
 Deno.test("customer.subscription.created links a subscription by its metadata before checkout completes", async () => {
   const ctx = await stripeApp();
   const { user } = await signUp(ctx.t);
-  const created = await signedEvent(
-    "customer.subscription.created",
-    subscriptionObject({
-      id: "sub_new",
-      customer: "cus_new",
-      status: "trialing",
-      currentPeriodEnd: now() + 7 * DAY,
-      metadata: { userId: String(user.id) },
-    }),
-  );
+  const trial: FakeSubscription = {
+    id: "sub_new",
+    customer: "cus_new",
+    status: "trialing",
+    currentPeriodEnd: now() + 7 * DAY,
+    metadata: { userId: String(user.id) },
+  };
+  stripeHolds(ctx, trial);
+  const created = await signedEvent("customer.subscription.created", subscriptionObject(trial));
   assert.equal((await deliver(ctx.t, created)).status, 200);
   const row = await userRow(ctx.t, user.id);
   assert.equal(row?.subscriptionStatus, "trialing");
@@ -272,6 +278,7 @@ Deno.test("a past_due subscription or a failed invoice ends Premium with a messa
     customer: subscription.customer,
     parent: { type: "subscription_details", subscription_details: { subscription: subscription.id } },
   });
+  stripeHolds(ctx, { ...subscription, status: "past_due" });
   assert.equal((await deliver(ctx.t, failed)).status, 200);
   assert.equal((await userRow(ctx.t, user.id))?.subscriptionStatus, "past_due");
   const status = await (await get(ctx.t, "/api/subscription/status", cookie)).json();
@@ -279,8 +286,29 @@ Deno.test("a past_due subscription or a failed invoice ends Premium with a messa
   assert.equal(status.message, "Your last payment failed; update your card to keep Premium");
 
   const paid = await signedEvent("customer.subscription.updated", subscriptionObject(subscription));
+  stripeHolds(ctx, subscription);
   assert.equal((await deliver(ctx.t, paid)).status, 200);
   assert.equal((await userRow(ctx.t, user.id))?.subscriptionStatus, "active");
+
+  // [regression] the failed invoice's retry arrives after the recovery: Stripe says active, so active it stays.
+  const retried = await signedEvent("invoice.payment_failed", JSON.parse(failed.payload).data.object);
+  assert.equal((await deliver(ctx.t, retried)).status, 200);
+  assert.equal((await userRow(ctx.t, user.id))?.subscriptionStatus, "active");
+  await ctx.close();
+});
+
+Deno.test("[regression] an older subscription.updated delivered after subscription.deleted does not revive Premium", async () => {
+  const ctx = await stripeApp();
+  const { user, subscription } = await subscribedUser(ctx);
+  const olderActive = await signedEvent("customer.subscription.updated", subscriptionObject(subscription));
+  const ended = { ...subscription, status: "canceled", currentPeriodEnd: now() };
+  stripeHolds(ctx, ended);
+  const deleted = await signedEvent("customer.subscription.deleted", subscriptionObject(ended));
+  assert.equal((await deliver(ctx.t, deleted)).status, 200);
+  assert.equal((await deliver(ctx.t, olderActive)).status, 200);
+  const row = await userRow(ctx.t, user.id);
+  assert.equal(row?.subscriptionStatus, "canceled");
+  assert.equal(ctx.fake.calls("GET", `/v1/subscriptions/${subscription.id}`).length >= 2, true);
   await ctx.close();
 });
 

@@ -2,6 +2,7 @@ import { createApp } from "../../server/app.ts";
 import type { AppDeps } from "../../server/app-env.ts";
 import { createDb } from "../../db/client.ts";
 import { LoginThrottle } from "../../server/services/login-throttle.ts";
+import { SlidingWindow } from "../../server/services/sliding-window.ts";
 import { ByteStore } from "../../server/services/compression/byte-store.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
@@ -41,6 +42,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const deps: AppDeps = {
     db: database.db,
     throttle: new LoginThrottle(),
+    // Tests sign up many users from one address and poll fast; both caps have their own tests.
+    registrations: new SlidingWindow(1000, 3_600_000),
+    pollBudget: { burst: 1e9, perSecond: 1e9 },
     compression,
     billing: new LocalTestBilling(),
     trustedOrigins: [],

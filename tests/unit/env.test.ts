@@ -36,3 +36,34 @@ Deno.test("parseEnv refuses a partial Stripe configuration", () => {
   });
   assert.equal(env.STRIPE_PRICE_ID, "price_x");
 });
+
+Deno.test("[regression] billing fails closed: an https PUBLIC_URL without Stripe keys refuses to start, naming them", () => {
+  assert.throws(
+    () => parseEnv({ PUBLIC_URL: "https://squeeze.example" }),
+    (err: unknown) => {
+      assert.ok(err instanceof EnvError);
+      assert.match(
+        err.message,
+        /STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: required when PUBLIC_URL is https/,
+      );
+      assert.match(err.message, /LOCAL_TEST_BILLING=true/);
+      return true;
+    },
+  );
+  assert.equal(
+    parseEnv({ PUBLIC_URL: "https://staging.example", LOCAL_TEST_BILLING: "true" }).LOCAL_TEST_BILLING,
+    true,
+  );
+  assert.equal(parseEnv({ PUBLIC_URL: "http://localhost:8000" }).LOCAL_TEST_BILLING, false, "plain http: a local run");
+  assert.equal(parseEnv({}).LOCAL_TEST_BILLING, false, "the embedded defaults still run test billing");
+  assert.throws(
+    () =>
+      parseEnv({
+        LOCAL_TEST_BILLING: "true",
+        STRIPE_SECRET_KEY: "sk_test_x",
+        STRIPE_WEBHOOK_SECRET: "whsec_x",
+        STRIPE_PRICE_ID: "price_x",
+      }),
+    /LOCAL_TEST_BILLING: cannot be true while Stripe keys are set/,
+  );
+});

@@ -35,6 +35,15 @@ export function periodEndOf(sub: Stripe.Subscription): number | null {
 
 /** The billing columns a subscription object implies. */
 export function patchFromSubscription(sub: Stripe.Subscription): BillingPatch {
+  if (sub.status === "canceled") {
+    return {
+      subscriptionStatus: "canceled",
+      stripeSubscriptionId: sub.id,
+      stripeCustomerId: idOf(sub.customer) ?? null,
+      currentPeriodEnd: sub.ended_at ?? periodEndOf(sub),
+      cancelAtPeriodEnd: false,
+    };
+  }
   return {
     subscriptionStatus: fromStripeStatus(sub.status),
     stripeSubscriptionId: sub.id,
@@ -70,24 +79,14 @@ export async function changeFromEvent(
       };
     }
     case "customer.subscription.created":
-    case "customer.subscription.updated": {
-      const sub = event.data.object;
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      // Events arrive out of order and are retried: the object in an event may be older than what
+      // an earlier event applied. Stripe's current subscription is the state, whatever the order.
+      const sub = await retrieveSubscription(event.data.object.id);
       return {
         match: { userId: userIdFrom(sub.metadata?.userId), subscriptionId: sub.id, customerId: idOf(sub.customer) },
         patch: patchFromSubscription(sub),
-        subscriptionId: sub.id,
-      };
-    }
-    case "customer.subscription.deleted": {
-      const sub = event.data.object;
-      return {
-        match: { userId: userIdFrom(sub.metadata?.userId), subscriptionId: sub.id, customerId: idOf(sub.customer) },
-        patch: {
-          subscriptionStatus: "canceled",
-          stripeSubscriptionId: sub.id,
-          currentPeriodEnd: sub.ended_at ?? periodEndOf(sub),
-          cancelAtPeriodEnd: false,
-        },
         subscriptionId: sub.id,
       };
     }
@@ -95,7 +94,9 @@ export async function changeFromEvent(
       const invoice = event.data.object;
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return null;
-      return { match: { subscriptionId }, patch: { subscriptionStatus: "past_due" }, subscriptionId };
+      // A failure retried after the card was fixed must not undo the recovery: ask Stripe.
+      const sub = await retrieveSubscription(subscriptionId);
+      return { match: { subscriptionId }, patch: patchFromSubscription(sub), subscriptionId };
     }
     default:
       return null;

@@ -15,6 +15,7 @@ import {
 } from "../../../contract/jobs.ts";
 import { DEFAULT_MAX_CONCURRENT, type PlanLimits, PLANS, QUOTA_REFUNDS_PER_DAY } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
+import { safeFileName } from "../../../contract/file-names.ts";
 import type { CompressSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
@@ -97,6 +98,11 @@ export class CompressionService {
     );
   }
 
+  /** Bytes the store holds or has promised to uploads in flight. */
+  get heldBytes(): number {
+    return this.#store.heldBytes;
+  }
+
   // ---- admission -------------------------------------------------------------
 
   /**
@@ -125,12 +131,14 @@ export class CompressionService {
       throw new ApiError(403, "target: target size and quality are Premium features");
     }
     if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
-    for (const file of files) {
-      if (file.size > plan.maxFileBytes) throw fileTooLarge(plan, file.name, file.size);
-    }
+    // Names from users are used (stored, quoted) only in their safe form (contract/file-names.ts).
+    const names = files.map((f) => safeFileName(f.name));
+    files.forEach((file, i) => {
+      if (file.size > plan.maxFileBytes) throw fileTooLarge(plan, names[i], file.size);
+    });
     const pixels: number[] = [];
-    for (const file of files) {
-      pixels.push(this.#checkContent(file.name, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan));
+    for (const [i, file] of files.entries()) {
+      pixels.push(this.#checkContent(names[i]!, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan));
     }
 
     const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -152,7 +160,7 @@ export class CompressionService {
     const batchRow: BatchRow = {
       id: batchId,
       userId: user.id,
-      name: files.length === 1 ? files[0]!.name : `${files.length} images`,
+      name: files.length === 1 ? names[0]! : `${files.length} images`,
       status: "pending",
       totalFiles: files.length,
       totalOriginalSize: total,
@@ -167,7 +175,7 @@ export class CompressionService {
       batchId,
       userId: user.id,
       seq: i,
-      filename: file.name,
+      filename: names[i]!,
       status: "pending",
       progress: 0,
       originalSize: file.size,
@@ -397,7 +405,8 @@ export class CompressionService {
     const held = size === "thumb" ? this.#store.thumbnail(row.id) : this.#store.original(row.id);
     const file = this.#isExpired(row) ? null : held;
     if (!file) throw new ApiError(410, "The original has been deleted from memory");
-    const name = size === "thumb" ? downloadName(row.filename, "jpeg") : row.filename;
+    // Both are JPEGs, whatever the uploaded name said.
+    const name = downloadName(row.filename, "jpeg");
     return { data: file.data, mimeType: file.mimeType, name };
   }
 
@@ -409,7 +418,7 @@ export class CompressionService {
       if (file) files.push(file);
     }
     if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
-    return { name: batch.name.replace(/\.(jpe?g)$/i, ""), files };
+    return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
   }
 
   queueStatus(user: UserRow): QueueStatus {

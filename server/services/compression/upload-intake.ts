@@ -44,9 +44,22 @@ export class UploadIntake {
     readonly reservation: Reservation,
   ) {}
 
-  /** Reserves a chunk's bytes; refuses the upload (503) when the store cannot hold them. */
+  #received = 0;
+
+  /**
+   * Reserves room for a declared body at once (browsers always declare it), so
+   * parallel uploads that do not all fit are refused whole, at their start,
+   * instead of each getting part-way and all failing.
+   */
+  declare(contentLength: number): void {
+    if (!this.reservation.grow(contentLength)) throw storeFull();
+  }
+
+  /** Counts a chunk as it arrives; reserves what goes past the room already held (503 when there is none). */
   take(bytes: number): void {
-    if (!this.reservation.grow(bytes)) throw storeFull();
+    this.#received += bytes;
+    const more = this.#received - this.reservation.bytes;
+    if (more > 0 && !this.reservation.grow(more)) throw storeFull();
   }
 
   /** The `count`th file has started to arrive. */

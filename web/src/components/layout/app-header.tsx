@@ -4,6 +4,7 @@ import { displayName, isPremium } from "../../../../contract/accounts.ts";
 import { paths } from "../../../../contract/routes.ts";
 import { useUser } from "../../features/auth/api/get-user.ts";
 import { useLogout } from "../../features/auth/api/logout.ts";
+import { useLogoutOthers } from "../../features/auth/api/logout-others.ts";
 import { Button } from "../ui/button.tsx";
 import { MenuToggle } from "./menu-toggle.tsx";
 
@@ -18,6 +19,7 @@ const LINKS = [
 export function AppHeader() {
   const { user } = useUser();
   const logout = useLogout();
+  const logoutOthers = useLogoutOthers();
   const [open, setOpen] = useState(false);
   if (!user) return null;
   const premium = isPremium(user.subscriptionStatus);
@@ -32,6 +34,14 @@ export function AppHeader() {
       <div className="text-right leading-tight" data-testid="account">
         <div className="text-sm font-medium" data-testid="display-name">{displayName(user)}</div>
         <div className="text-xs text-slate-500">{user.email ?? "No email"}</div>
+        <button
+          type="button"
+          className="text-xs text-brand-700 underline-offset-2 hover:underline disabled:opacity-50"
+          onClick={() => logoutOthers.mutate()}
+          disabled={logoutOthers.isPending}
+        >
+          Sign out other sessions
+        </button>
       </div>
       <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
         Sign Out

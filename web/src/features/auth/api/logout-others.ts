@@ -1,0 +1,26 @@
+import { useMutation } from "@tanstack/react-query";
+import { apiJson, messageOf } from "../../../api/client.ts";
+import type { LogoutOthersResponse } from "../../../../../contract/accounts.ts";
+import { toast } from "../../../components/ui/use-toast.ts";
+
+export const logoutOthers = () => apiJson<LogoutOthersResponse>("POST", "/api/logout-others", {});
+
+/** Ends the user's sessions on other devices and browsers; this one stays signed in. */
+export function useLogoutOthers() {
+  return useMutation({
+    mutationFn: logoutOthers,
+    onSuccess: ({ ended }) =>
+      toast({
+        title: "Other sessions signed out",
+        description: ended === 0
+          ? "You were not signed in anywhere else."
+          : `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.`,
+      }),
+    onError: (err) =>
+      toast({
+        title: "Could not sign out other sessions",
+        description: messageOf(err, "Please try again"),
+        variant: "destructive",
+      }),
+  });
+}
