@@ -13,6 +13,7 @@ import { cjpeg, ensureCjpeg } from "./cjpeg.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
+import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -116,3 +117,6 @@ figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process ti
 await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
 await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);
+// Floods one client could send (issue 12): the server must keep answering everyone else.
+await healthUnderFloods();
+await pollFloodLatency(corpus);
