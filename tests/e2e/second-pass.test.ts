@@ -103,6 +103,29 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     },
   );
 
+  await step("[1] an existing user signs in instead, one click away, and the files upload the same way", async () => {
+    const page = await newPage();
+    await page.addInitScript((key) => localStorage.setItem(key, "declined"), COOKIE_CONSENT_KEY);
+    const res = await page.request.post("/api/register", {
+      data: { username: "returning", password: "correct horse" },
+    });
+    assert.ok(res.ok());
+    await page.context().clearCookies();
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    await page.locator("#landing-files").setInputFiles([photo("returning.jpg")]);
+    await page.waitForURL((u) => u.pathname === "/auth");
+    await page.getByTestId("waiting-files").getByText("Your 1 photo is waiting").waitFor();
+    await page.getByRole("button", { name: "I already have an account" }).click();
+    await page.locator("#login-username").fill("returning");
+    await page.locator("#login-password").fill("correct horse");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === "/");
+    await page.getByText("Your 1 photo is compressing", { exact: true }).waitFor();
+    await waitForCompleted(page, 1);
+    await page.context().close();
+  });
+
   for (const [width, height] of [[1280, 800], [375, 812]] as const) {
     await step(
       `[2] at ${width}×${height} the first screen holds the drop zone, the settings summary and the results`,

@@ -215,7 +215,7 @@ function WaitingFiles({ count, onSignIn }: { count: number; onSignIn: () => void
       <p>
         Create a free account and they are compressed right away.{" "}
         <button type="button" className="font-medium text-brand-700 underline" onClick={onSignIn}>
-          I have an account: Sign In
+          I already have an account
         </button>
       </p>
     </div>
