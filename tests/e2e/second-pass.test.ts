@@ -148,7 +148,7 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
         // The info banner is one sentence.
         const banner = await page.getByRole("region", { name: "About the compression" }).locator("p").allTextContents();
         assert.equal(banner.length, 1);
-        assert.equal(banner[0]!.trim().split(/[.!?](\s|$)/).filter((s) => s.trim()).length, 1, banner[0]);
+        assert.equal(banner[0]!.trim().split(/[.!?](\s|$)/).filter((s) => s.trim()).length, 1, banner[0]!);
 
         await upload(page, Array.from({ length: 10 }, (_, i) => photo(`shot-${i}.jpg`)));
         await page.getByTestId("job-card").first().waitFor();

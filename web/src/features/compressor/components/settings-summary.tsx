@@ -22,12 +22,12 @@ export function SettingsSummary(
         <span className="font-medium text-slate-800" data-testid="settings-summary">
           {settingsSummary(settings, premium)}
         </span>
-        <span aria-hidden="true" className="text-slate-400">{" · "}</span>
+        <span aria-hidden="true" className="mx-1 text-slate-400">·</span>
         <button
           type="button"
           className="font-medium text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
           aria-expanded={open}
-          aria-controls="settings-panel"
+          aria-controls={open ? "settings-panel" : undefined}
           onClick={() => setOpen(!open)}
         >
           {open ? "Done" : "Change"}

@@ -187,7 +187,7 @@ export function UploadCard(
           )}
           <p className="ml-auto text-sm text-slate-600">
             <span data-testid="selected-count">{files.length} / {limits.maxFiles}</span>
-            <span aria-hidden="true">{" · "}</span>
+            <span aria-hidden="true" className="mx-1">·</span>
             <span data-testid="selected-size">{formatBytes(total)}</span> selected
           </p>
         </div>
