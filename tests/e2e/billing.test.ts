@@ -116,6 +116,12 @@ e2eSuite("premium, ads and cookie consent in the browser", async ({ newPage, ste
       await card.waitFor();
       assert.equal(await card.getByTestId("plan-badge").textContent(), "Premium");
       await card.getByText("Premium Active", { exact: true }).waitFor();
+      // Premium chooses its concurrency (the free plan is fixed at 2).
+      await page.getByRole("button", { name: "Change", exact: true }).click();
+      assert.deepEqual(
+        await page.getByLabel("Concurrent jobs").locator("option").allTextContents(),
+        ["1", "2", "3", "4", "5", "6", "8", "10"],
+      );
       // The card agrees with the test checkout: 30 days that do not renew.
       assert.match(
         (await card.getByTestId("subscription-renewal").textContent()) ?? "",
