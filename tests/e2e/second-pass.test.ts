@@ -487,6 +487,9 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     assert.ok(x1 > x0 + 20, `the drag moved the image (${x0} → ${x1})`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `no horizontal scroll (${width}px)`);
+    // Close sits at the bottom of the screen, within the thumb's reach.
+    const close = (await panel.getByRole("button", { name: "Close" }).boundingBox())!;
+    assert.ok(close.y + close.height > 812 - 60, `Close at the bottom (y = ${close.y})`);
     await panel.getByRole("button", { name: "Close" }).click();
     await panel.waitFor({ state: "detached" });
     await page.context().close();

@@ -26,7 +26,7 @@ const CENTRE: Pan = { x: 0, y: 0 };
  * Compare one completed job: split / overlay / grid. The frame takes the image's aspect ratio;
  * zoom is the true scale against the image's own pixels ("Fit", "1:1", 25% steps, pinch on
  * touch), kept with the pan above the views so switching views keeps them. Below 640 px the
- * panel fills the screen, with a Close button.
+ * panel fills the screen, with a Close bar at the bottom.
  */
 export function ComparePanel(
   { job, originalSrc, compressedSrc, onClose }: {
@@ -87,15 +87,9 @@ export function ComparePanel(
   return (
     <section
       aria-label={`Compare ${job.filename}`}
-      className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3 max-sm:fixed max-sm:inset-0 max-sm:z-[60] max-sm:overflow-y-auto max-sm:rounded-none max-sm:border-0 max-sm:bg-white max-sm:p-2"
+      className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3 max-sm:fixed max-sm:inset-0 max-sm:flex max-sm:flex-col max-sm:z-[60] max-sm:overflow-y-auto max-sm:rounded-none max-sm:border-0 max-sm:bg-white max-sm:p-2"
       data-testid="compare-panel"
     >
-      {onClose && (
-        <div className="flex items-center justify-between gap-2 sm:hidden">
-          <p className="min-w-0 truncate text-sm font-semibold">{job.filename}</p>
-          <Button size="sm" variant="secondary" onClick={onClose}>Close</Button>
-        </div>
-      )}
       <Tabs value={mode} onValueChange={(v) => setMode(v as CompareMode)}>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <TabsList aria-label="Compare view" className="w-full grid-cols-3 sm:w-64">
@@ -174,6 +168,13 @@ export function ComparePanel(
         </TabsContent>
       </Tabs>
       <QualityScores job={job} />
+      {onClose && (
+        // Phones: a bar at the bottom, where the thumb is and where notices (at the top) never cover it.
+        <div className="sticky bottom-0 -mx-2 -mb-2 mt-auto flex items-center justify-between gap-2 border-t border-slate-200 bg-white p-2 sm:hidden">
+          <p className="min-w-0 truncate text-sm font-semibold">{job.filename}</p>
+          <Button size="sm" variant="secondary" onClick={onClose}>Close</Button>
+        </div>
+      )}
     </section>
   );
 }
