@@ -35,3 +35,8 @@ export function downloadName(filename: string, format: "jpeg" | "webp"): string 
   const base = safeFileName(filename).replace(/\.(jpe?g|jfif)$/i, "").replace(/[\s.]+$/, "") || "image";
   return `${[...base].slice(0, MAX_BASE_NAME).join("")}.${format === "webp" ? "webp" : "jpg"}`;
 }
+
+/** "Download all": `squeezejpeg-2026-11-23-20-images.zip` (the UTC day, then the count). */
+export function allResultsZipName(day: string, count: number): string {
+  return `squeezejpeg-${day}-${count}-image${count === 1 ? "" : "s"}.zip`;
+}

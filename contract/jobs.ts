@@ -66,9 +66,19 @@ export interface Batch {
   jobs: Job[];
 }
 
+/** A file of an upload refused on its own (the others were accepted); it also has a failed entry in `jobs`. */
+export interface RefusedFile {
+  filename: string;
+  /** The status the upload would have answered had this been its only file (413, 415). */
+  status: number;
+  error: string;
+}
+
 export interface CompressResponse {
+  /** Every file's job: accepted ones pending, refused ones failed with their reason. */
   jobs: Job[];
   batch: Batch;
+  refused: RefusedFile[];
 }
 
 /**

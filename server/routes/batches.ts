@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
-import { contentDisposition } from "../services/compression/content-disposition.ts";
-import { uniqueNames, zipStream } from "../services/compression/zip-stream.ts";
+import { zipResponse } from "./zip-response.ts";
 
 /** Batches and their controls (spec §4 status rules). */
 export const batchRoutes = new Hono<AppEnv>()
@@ -23,13 +22,5 @@ export const batchRoutes = new Hono<AppEnv>()
   )
   .get("/batches/:id/download.zip", async (c) => {
     const { name, files } = await c.var.deps.compression.zipEntries(currentUser(c).id, c.req.param("id"));
-    const names = uniqueNames(files.map((f) => f.name));
-    const stream = zipStream(files.map((f, i) => ({ name: names[i]!, data: f.data })));
-    return new Response(stream, {
-      headers: {
-        "Content-Type": "application/zip",
-        "Content-Disposition": contentDisposition(`${name || "images"}-compressed.zip`),
-        "Cache-Control": "private, no-store",
-      },
-    });
+    return zipResponse(`${name || "images"}-compressed.zip`, files);
   });

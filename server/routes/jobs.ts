@@ -6,6 +6,7 @@ import type { FileDownload } from "../services/compression/compression-service.t
 import { parseInput } from "../services/validation.ts";
 import { PREVIEW_SIZES } from "../../contract/jobs.ts";
 import { z } from "zod";
+import { zipResponse } from "./zip-response.ts";
 
 const previewQuery = z.object({ size: z.enum(PREVIEW_SIZES).default("original") });
 
@@ -28,6 +29,10 @@ export const jobRoutes = new Hono<AppEnv>()
   .use("/download/*", requireUser)
   .use("/preview/*", requireUser)
   .get("/jobs", async (c) => c.json({ jobs: await c.var.deps.compression.listJobs(currentUser(c).id) }))
+  .get("/jobs/download.zip", async (c) => {
+    const { name, files } = await c.var.deps.compression.allResults(currentUser(c).id);
+    return zipResponse(name, files);
+  })
   .delete("/jobs/:id", async (c) => {
     await c.var.deps.compression.deleteJob(currentUser(c).id, c.req.param("id"));
     return c.json({ success: true });

@@ -1,6 +1,6 @@
 /** Admission: every field validated, every limit refused with a JSON error naming it. */
 import assert from "node:assert/strict";
-import { createTestApp, fixture, makePremium, signUp, upload } from "../setup/app-harness.ts";
+import { createTestApp, fixture, makePremium, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 
 const MB = 1024 * 1024;
@@ -36,11 +36,43 @@ Deno.test("POST /api/compress needs a session (401)", async () => {
   await t.close();
 });
 
-Deno.test("POST /api/compress rejects a PNG with 415 naming the file, leaving nothing behind", async () => {
+Deno.test("POST /api/compress rejects a lone PNG with 415 naming the file, leaving nothing behind", async () => {
   const { t, cookie } = await setup();
-  const res = await upload(t, cookie, [taggedFile("ok"), await fixture("png-renamed.jpg", "sneaky.jpg")]);
+  const res = await upload(t, cookie, [await fixture("png-renamed.jpg", "sneaky.jpg")]);
   await expectError(res, 415, /'sneaky\.jpg'.*not a JPEG.*PNG/);
   await nothingLeftBehind(t, cookie);
+  await t.close();
+});
+
+Deno.test("a bad file fails alone: the valid ones become jobs, the PNG and the giant a failed entry each, charged only for the valid", async () => {
+  const { t, cookie, compressor } = await setup();
+  const res = await upload(t, cookie, [
+    taggedFile("ok1", "one.jpg"),
+    await fixture("png-renamed.jpg", "sneaky.jpg"),
+    taggedFile("ok2", "two.jpg"),
+    await fixture("huge-dimensions.jpg", "giant.jpg"),
+  ]);
+  assert.equal(res.status, 201);
+  const body = await res.json();
+  assert.deepEqual(
+    body.jobs.map((j: { filename: string; status: string }) => [j.filename, j.status]),
+    [["one.jpg", "pending"], ["sneaky.jpg", "error"], ["two.jpg", "pending"], ["giant.jpg", "error"]],
+  );
+  assert.match(body.jobs[1].errorMessage, /^The file is not a JPEG image \(it looks like a PNG image\)$/);
+  assert.match(body.jobs[3].errorMessage, /^This file is 60000×60000 \(3600\.0 MP\); the free plan allows 50 MP$/);
+  assert.deepEqual(body.refused.map((r: { filename: string; status: number }) => [r.filename, r.status]), [
+    ["sneaky.jpg", 415],
+    ["giant.jpg", 413],
+  ]);
+  assert.equal(body.batch.totalFiles, 4);
+  const usage = await (await t.request("/api/usage", { headers: { Cookie: cookie } })).json();
+  assert.equal(usage.used, 2, "only the accepted files are charged");
+  const calls = await compressor.started(1);
+  assert.equal(calls[0]!.tag, "ok1");
+  calls[0]!.finish();
+  (await compressor.started(2))[1]!.finish();
+  await waitForJobs(t, cookie, (jobs) => jobs.filter((j) => j.status === "completed").length === 2);
+  assert.equal(compressor.calls.length, 2, "refused files never reach the codec");
   await t.close();
 });
 

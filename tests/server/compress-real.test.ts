@@ -137,3 +137,25 @@ Deno.test("the batch ZIP holds exactly the completed files, named like the downl
     await t.close();
   }
 });
+
+Deno.test("GET /api/jobs/download.zip holds every completed result of the user, under squeezejpeg-DAY-N-images.zip", async () => {
+  const t = await createTestApp({ pool: 1 });
+  try {
+    const { cookie } = await signUp(t);
+    const other = (await signUp(t, "bob")).cookie;
+    assert.equal((await t.request("/api/jobs/download.zip", { headers: { Cookie: cookie } })).status, 409);
+    await upload(t, cookie, [await fixture("metadata-all.jpg", "a.jpg"), await fixture("truncated.jpg", "bad.jpg")]);
+    await upload(t, cookie, [await fixture("icc-adobergb.jpg", "b.jpeg")]);
+    await upload(t, other, [await fixture("metadata-all.jpg", "bobs.jpg")]);
+    await waitForJobs(t, cookie, settled);
+    await waitForJobs(t, other, settled);
+    const res = await t.request("/api/jobs/download.zip", { headers: { Cookie: cookie } });
+    assert.equal(res.status, 200);
+    const day = new Date().toISOString().slice(0, 10);
+    assert.match(res.headers.get("content-disposition")!, new RegExp(`filename="squeezejpeg-${day}-2-images\\.zip"`));
+    const entries = Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer()))).sort();
+    assert.deepEqual(entries, ["a.jpg", "b.jpg"], "the failed job and the other user's are not in it");
+  } finally {
+    await t.close();
+  }
+});

@@ -15,7 +15,7 @@ import {
 } from "../../../contract/jobs.ts";
 import { DEFAULT_MAX_CONCURRENT, type PlanLimits, PLANS, QUOTA_REFUNDS_PER_DAY } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
-import { safeFileName } from "../../../contract/file-names.ts";
+import { allResultsZipName, safeFileName } from "../../../contract/file-names.ts";
 import type { CompressSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
@@ -46,6 +46,13 @@ export interface CompressionServiceOptions {
   resultTtlMs: number;
   now?: () => number;
 }
+
+/** One uploaded file, judged alone at admission. */
+type FileVerdict = { pixels: number } | { refused: ApiError };
+
+/** A refusal's message for the file's own entry, which already shows its name. */
+const withoutName = (message: string, name: string) =>
+  message.replace(`'${name}': `, "").replace(`'${name}' is `, "This file is ");
 
 export interface FileDownload {
   data: Blob;
@@ -133,15 +140,19 @@ export class CompressionService {
     if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
     // Names from users are used (stored, quoted) only in their safe form (contract/file-names.ts).
     const names = files.map((f) => safeFileName(f.name));
-    files.forEach((file, i) => {
-      if (file.size > plan.maxFileBytes) throw fileTooLarge(plan, names[i], file.size);
-    });
-    const pixels: number[] = [];
+    // Each file is judged alone: a refused one gets a failed entry, the others go ahead.
+    const verdicts: FileVerdict[] = [];
     for (const [i, file] of files.entries()) {
-      pixels.push(this.#checkContent(names[i]!, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan));
+      verdicts.push(
+        file.size > plan.maxFileBytes
+          ? { refused: fileTooLarge(plan, names[i], file.size) }
+          : this.#checkContent(names[i]!, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan),
+      );
     }
+    const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
+    if (accepted.length === 0) throw (verdicts[0] as { refused: ApiError }).refused; // as one refused file answers
 
-    const total = files.reduce((sum, f) => sum + f.size, 0);
+    const total = accepted.reduce((sum, i) => sum + files[i]!.size, 0);
     // Room was reserved chunk by chunk while the body arrived; only a body larger than its files needs more.
     if (total > intake.reservation.bytes && !intake.reservation.grow(total - intake.reservation.bytes)) {
       throw storeFull();
@@ -150,10 +161,10 @@ export class CompressionService {
     const now = this.#now();
     const day = utcDay(now);
     if (plan.dailyCompressions === null) {
-      await addUsage(this.#db, user.id, day, files.length);
-    } else if (!await reserveQuota(this.#db, user.id, day, files.length, plan.dailyCompressions)) {
+      await addUsage(this.#db, user.id, day, accepted.length);
+    } else if (!await reserveQuota(this.#db, user.id, day, accepted.length, plan.dailyCompressions)) {
       const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
-      throw dailyLimitReached(plan, left, files.length);
+      throw dailyLimitReached(plan, left, accepted.length);
     }
 
     const batchId = crypto.randomUUID();
@@ -163,52 +174,56 @@ export class CompressionService {
       name: files.length === 1 ? names[0]! : `${files.length} images`,
       status: "pending",
       totalFiles: files.length,
-      totalOriginalSize: total,
+      totalOriginalSize: files.reduce((sum, f) => sum + f.size, 0),
       priority: form.priority,
       maxConcurrent: form.maxConcurrent,
       pauseOnError: form.pauseOnError,
       settingsJson: JSON.stringify(settings),
       createdAt: new Date(now),
     };
-    const jobRows: JobRow[] = files.map((file, i) => ({
-      id: crypto.randomUUID(),
-      batchId,
-      userId: user.id,
-      seq: i,
-      filename: names[i]!,
-      status: "pending",
-      progress: 0,
-      originalSize: file.size,
-      compressedSize: null,
-      quality: settings.quality,
-      format: settings.format,
-      width: null,
-      height: null,
-      errorMessage: null,
-      keptOriginal: false,
-      scoresJson: null,
-      metadataJson: null,
-      charged: true,
-      quotaDay: day,
-      createdAt: new Date(now),
-      completedAt: null,
-      expiresAt: null,
-      expired: false,
-    }));
+    const jobRows: JobRow[] = files.map((file, i) => {
+      const verdict = verdicts[i]!;
+      const refused = "refused" in verdict ? verdict.refused : null;
+      return {
+        id: crypto.randomUUID(),
+        batchId,
+        userId: user.id,
+        seq: i,
+        filename: names[i]!,
+        status: refused ? "error" : "pending",
+        progress: 0,
+        originalSize: file.size,
+        compressedSize: null,
+        quality: settings.quality,
+        format: settings.format,
+        width: null,
+        height: null,
+        errorMessage: refused ? withoutName(refused.message, names[i]!) : null,
+        keptOriginal: false,
+        scoresJson: null,
+        metadataJson: null,
+        charged: !refused,
+        quotaDay: day,
+        createdAt: new Date(now),
+        completedAt: null,
+        expiresAt: null,
+        expired: false,
+      };
+    });
     try {
       await q.insertBatchWithJobs(this.#db, batchRow, jobRows);
     } catch (err) {
-      await releaseQuota(this.#db, user.id, day, files.length);
+      await releaseQuota(this.#db, user.id, day, accepted.length);
       throw err;
     }
     // The upload's File is kept as it is: no copy of its bytes on the JS heap.
-    jobRows.forEach((row, i) => this.#store.putOriginal(row.id, { data: files[i]!, mimeType: "image/jpeg" }));
+    for (const i of accepted) this.#store.putOriginal(jobRows[i]!.id, { data: files[i]!, mimeType: "image/jpeg" });
     intake.release(); // the stored files now hold the room the body reserved
 
     const userLimit = plan.fixedConcurrency ?? form.maxConcurrent;
-    this.scheduler.enqueue(jobRows.map((row, i) => ({
-      jobId: row.id,
-      pixels: pixels[i]!,
+    this.scheduler.enqueue(accepted.map((i) => ({
+      jobId: jobRows[i]!.id,
+      pixels: (verdicts[i] as { pixels: number }).pixels,
       userId: user.id,
       batchId,
       planPriority: plan.priority,
@@ -217,32 +232,41 @@ export class CompressionService {
       order: this.scheduler.nextOrder(),
     })));
     const jobs = jobRows.map((row) => toJob(row, settings));
-    return { jobs, batch: toBatch(batchRow, jobs) };
+    const refused = verdicts.flatMap((v, i) =>
+      "refused" in v ? [{ filename: names[i]!, status: v.refused.status, error: v.refused.message }] : []
+    );
+    if (refused.length > 0) await this.#refreshBatch(batchId);
+    return { jobs, batch: toBatch((await q.findBatch(this.#db, batchId)) ?? batchRow, jobs), refused };
   }
 
   /**
    * Refuses what is not a JPEG (magic bytes) or is over the pixel limit, from the
    * file's head. A corrupt JPEG is not refused: it fails as its own job.
-   * Returns the pixel count from the header (0 when the header is unreadable).
+   * Accepted: the pixel count from the header (0 when the header is unreadable).
    */
-  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): number {
+  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): FileVerdict {
     if (sniffFormat(head) !== "jpeg") {
+      let reason = "The file is not a JPEG image";
       try {
         inspectJpeg(head);
       } catch (err) {
-        if (isCodecError(err)) throw new ApiError(415, `'${name}': ${err.message}`);
+        if (isCodecError(err)) reason = err.message;
       }
-      throw new ApiError(415, `'${name}': The file is not a JPEG image`);
+      return { refused: new ApiError(415, `'${name}': ${reason}`) };
     }
     const size = peekJpegSize(head);
     if (size && size.width * size.height > plan.maxPixels) {
       const mp = (size.width * size.height / 1e6).toFixed(1);
-      throw new ApiError(
-        413,
-        `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${plan.maxPixels / 1e6} MP`,
-      );
+      return {
+        refused: new ApiError(
+          413,
+          `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${
+            plan.maxPixels / 1e6
+          } MP`,
+        ),
+      };
     }
-    return size ? size.width * size.height : 0;
+    return { pixels: size ? size.width * size.height : 0 };
   }
 
   // ---- running -----------------------------------------------------------------
@@ -419,6 +443,18 @@ export class CompressionService {
     }
     if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
     return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
+  }
+
+  /** Every completed result still held, newest first, for "Download all" as one ZIP. */
+  async allResults(userId: number): Promise<{ name: string; files: FileDownload[] }> {
+    const files: FileDownload[] = [];
+    for (const row of await q.listJobsForUser(this.#db, userId)) {
+      const file = row.status === "completed" ? this.#resultFile(row) : null;
+      if (file) files.push(file);
+    }
+    if (files.length === 0) throw new ApiError(409, "There are no completed images to download");
+    const day = utcDay(this.#now());
+    return { name: allResultsZipName(day, files.length), files };
   }
 
   queueStatus(user: UserRow): QueueStatus {
