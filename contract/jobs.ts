@@ -1,8 +1,15 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
 import type { BatchPriority, CompressSettings } from "./settings.ts";
 
-export type JobStatus = "pending" | "processing" | "completed" | "error";
-export type BatchStatus = "pending" | "processing" | "paused" | "completed" | "cancelled" | "error";
+export const JOB_STATUSES = ["pending", "processing", "completed", "error"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const BATCH_STATUSES = ["pending", "processing", "paused", "completed", "cancelled", "error"] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** Spec §4: the batch controls each status allows, for the server's checks and the web's buttons alike. */
+export const canPauseBatch = (s: BatchStatus) => s === "processing";
+export const canResumeBatch = (s: BatchStatus) => s === "paused";
+export const canCancelBatch = (s: BatchStatus) => s === "pending" || s === "processing" || s === "paused";
 
 /** Measured by the server from the decoded original and output (definitions: codecs/README.md). */
 export interface QualityScores {
@@ -51,6 +58,8 @@ export interface Job {
   expiresAt: string | null;
   /** True once the bytes are gone: downloads answer 410. */
   expired: boolean;
+  /** Set on a re-compression: the job whose upload it re-used. */
+  sourceJobId: string | null;
 }
 
 export interface Batch {

@@ -62,3 +62,10 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
   maxConcurrent: DEFAULT_MAX_CONCURRENT,
   pauseOnError: false,
 };
+
+/** POST /api/jobs/:id/recompress and /api/batches/:id/recompress: the settings to compress the kept originals with. */
+export const recompressSchema = z.object({ settings: compressSettingsSchema });
+export type RecompressRequest = z.infer<typeof recompressSchema>;
+
+/** Re-compressions of one upload that cost no quota on the day it was charged (issue 15: bounded, not unlimited work). */
+export const FREE_RECOMPRESSIONS_PER_IMAGE = 5;

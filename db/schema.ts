@@ -1,5 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
+import { BATCH_STATUSES, JOB_STATUSES } from "../contract/jobs.ts";
+import { BATCH_PRIORITIES, OUTPUT_FORMATS } from "../contract/settings.ts";
 
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
 
@@ -39,10 +41,10 @@ export const batches = sqliteTable("batches", {
   id: text("id").primaryKey(),
   userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
-  status: text("status").notNull().default("pending"),
+  status: text("status", { enum: BATCH_STATUSES }).notNull().default("pending"),
   totalFiles: integer("total_files").notNull(),
   totalOriginalSize: integer("total_original_size").notNull(),
-  priority: text("priority").notNull().default("normal"),
+  priority: text("priority", { enum: BATCH_PRIORITIES }).notNull().default("normal"),
   maxConcurrent: integer("max_concurrent").notNull().default(3),
   pauseOnError: integer("pause_on_error", { mode: "boolean" }).notNull().default(false),
   settingsJson: text("settings_json").notNull(),
@@ -56,12 +58,12 @@ export const jobs = sqliteTable("jobs", {
   /** Position in its batch, for a stable order. */
   seq: integer("seq").notNull(),
   filename: text("filename").notNull(),
-  status: text("status").notNull().default("pending"),
+  status: text("status", { enum: JOB_STATUSES }).notNull().default("pending"),
   progress: integer("progress").notNull().default(0),
   originalSize: integer("original_size").notNull(),
   compressedSize: integer("compressed_size"),
   quality: integer("quality").notNull(),
-  format: text("format").notNull(),
+  format: text("format", { enum: OUTPUT_FORMATS }).notNull(),
   width: integer("width"),
   height: integer("height"),
   errorMessage: text("error_message"),
@@ -72,6 +74,8 @@ export const jobs = sqliteTable("jobs", {
   charged: integer("charged", { mode: "boolean" }).notNull().default(false),
   /** The UTC day (YYYY-MM-DD) whose quota it was charged to. */
   quotaDay: text("quota_day"),
+  /** A re-compression: the job whose upload it re-used (the first one, for a chain). */
+  sourceJobId: text("source_job_id"),
   createdAt: createdAt(),
   completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
@@ -80,6 +84,7 @@ export const jobs = sqliteTable("jobs", {
   index("jobs_user_created_idx").on(t.userId, t.createdAt),
   index("jobs_batch_idx").on(t.batchId, t.seq),
   index("jobs_status_idx").on(t.status),
+  index("jobs_source_idx").on(t.sourceJobId),
 ]);
 
 /** Quota reserved per user per UTC day; admission reserves atomically. */

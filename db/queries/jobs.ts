@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
@@ -29,6 +29,10 @@ export async function updateJob(db: Db, id: string, patch: Partial<JobRow>): Pro
 
 export async function deleteJob(db: Db, id: string): Promise<void> {
   await db.delete(jobs).where(eq(jobs.id, id));
+}
+
+export async function deleteBatch(db: Db, id: string): Promise<void> {
+  await db.delete(batches).where(eq(batches.id, id));
 }
 
 export function jobsOfBatch(db: Db, batchId: string): Promise<JobRow[]> {
@@ -68,4 +72,11 @@ export function unfinishedJobs(db: Db): Promise<JobRow[]> {
 /** Completed jobs whose bytes a previous process held: they are gone now. */
 export async function markAllCompletedExpired(db: Db): Promise<void> {
   await db.update(jobs).set({ expired: true }).where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
+}
+
+/** Re-compressions of an upload (its first job) created on `day`. */
+export async function countRecompressions(db: Db, sourceJobId: string, day: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(jobs)
+    .where(and(eq(jobs.sourceJobId, sourceJobId), eq(jobs.quotaDay, day)));
+  return row?.n ?? 0;
 }

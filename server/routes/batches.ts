@@ -2,6 +2,9 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
 import { zipResponse } from "./zip-response.ts";
+import { readJson } from "./request.ts";
+import { parseInput } from "../services/validation.ts";
+import { recompressSchema } from "../../contract/settings.ts";
 
 /** Batches and their controls (spec §4 status rules). */
 export const batchRoutes = new Hono<AppEnv>()
@@ -20,6 +23,10 @@ export const batchRoutes = new Hono<AppEnv>()
     "/batches/:id",
     async (c) => c.json({ batch: await c.var.deps.compression.cancelBatch(currentUser(c).id, c.req.param("id")) }),
   )
+  .post("/batches/:id/recompress", async (c) => {
+    const { settings } = parseInput(recompressSchema, await readJson(c));
+    return c.json(await c.var.deps.compression.recompressBatch(currentUser(c), c.req.param("id"), settings), 201);
+  })
   .get("/batches/:id/download.zip", async (c) => {
     const { name, files } = await c.var.deps.compression.zipEntries(currentUser(c).id, c.req.param("id"));
     return zipResponse(`${name || "images"}-compressed.zip`, files);

@@ -7,6 +7,8 @@ import { parseInput } from "../services/validation.ts";
 import { PREVIEW_SIZES } from "../../contract/jobs.ts";
 import { z } from "zod";
 import { zipResponse } from "./zip-response.ts";
+import { readJson } from "./request.ts";
+import { recompressSchema } from "../../contract/settings.ts";
 
 const previewQuery = z.object({ size: z.enum(PREVIEW_SIZES).default("original") });
 
@@ -32,6 +34,10 @@ export const jobRoutes = new Hono<AppEnv>()
   .get("/jobs/download.zip", async (c) => {
     const { name, files } = await c.var.deps.compression.allResults(currentUser(c).id);
     return zipResponse(name, files);
+  })
+  .post("/jobs/:id/recompress", async (c) => {
+    const { settings } = parseInput(recompressSchema, await readJson(c));
+    return c.json(await c.var.deps.compression.recompressJob(currentUser(c), c.req.param("id"), settings), 201);
   })
   .delete("/jobs/:id", async (c) => {
     await c.var.deps.compression.deleteJob(currentUser(c).id, c.req.param("id"));

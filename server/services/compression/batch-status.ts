@@ -15,7 +15,3 @@ export function deriveBatchStatus(current: BatchStatus, jobStatuses: JobStatus[]
   if (jobStatuses.length === 0) return current;
   return jobStatuses.some((s) => s === "completed") ? "completed" : "error";
 }
-
-export const canPause = (s: BatchStatus) => s === "processing" || s === "pending";
-export const canResume = (s: BatchStatus) => s === "paused";
-export const canCancel = (s: BatchStatus) => s === "pending" || s === "processing" || s === "paused";

@@ -5,6 +5,9 @@
  */
 import {
   type Batch,
+  canCancelBatch,
+  canPauseBatch,
+  canResumeBatch,
   type CompressResponse,
   downloadName,
   type Job,
@@ -16,7 +19,7 @@ import {
 import { DEFAULT_MAX_CONCURRENT, type PlanLimits, PLANS, QUOTA_REFUNDS_PER_DAY } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
 import { allResultsZipName, safeFileName } from "../../../contract/file-names.ts";
-import type { CompressSettings } from "../../../contract/settings.ts";
+import { type CompressSettings, FREE_RECOMPRESSIONS_PER_IMAGE } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
@@ -49,6 +52,11 @@ export interface CompressionServiceOptions {
 
 /** One uploaded file, judged alone at admission. */
 type FileVerdict = { pixels: number } | { refused: ApiError };
+
+/** A job to create: its original and header pixel count, or the reason it was refused. */
+type NewEntry =
+  & { name: string; size: number }
+  & ({ original: Blob; pixels: number; charged: boolean; sourceJobId?: string } | { refused: string });
 
 /** A refusal's message for the file's own entry, which already shows its name. */
 const withoutName = (message: string, name: string) =>
@@ -167,76 +175,195 @@ export class CompressionService {
       throw dailyLimitReached(plan, left, accepted.length);
     }
 
-    const batchId = crypto.randomUUID();
-    const batchRow: BatchRow = {
-      id: batchId,
-      userId: user.id,
-      name: files.length === 1 ? names[0]! : `${files.length} images`,
-      status: "pending",
-      totalFiles: files.length,
-      totalOriginalSize: files.reduce((sum, f) => sum + f.size, 0),
-      priority: form.priority,
-      maxConcurrent: form.maxConcurrent,
-      pauseOnError: form.pauseOnError,
-      settingsJson: JSON.stringify(settings),
-      createdAt: new Date(now),
-    };
-    const jobRows: JobRow[] = files.map((file, i) => {
-      const verdict = verdicts[i]!;
-      const refused = "refused" in verdict ? verdict.refused : null;
-      return {
-        id: crypto.randomUUID(),
-        batchId,
-        userId: user.id,
-        seq: i,
-        filename: names[i]!,
-        status: refused ? "error" : "pending",
-        progress: 0,
-        originalSize: file.size,
-        compressedSize: null,
-        quality: settings.quality,
-        format: settings.format,
-        width: null,
-        height: null,
-        errorMessage: refused ? withoutName(refused.message, names[i]!) : null,
-        keptOriginal: false,
-        scoresJson: null,
-        metadataJson: null,
-        charged: !refused,
-        quotaDay: day,
-        createdAt: new Date(now),
-        completedAt: null,
-        expiresAt: null,
-        expired: false,
-      };
-    });
+    let created;
     try {
-      await q.insertBatchWithJobs(this.#db, batchRow, jobRows);
+      created = await this.#createBatch(
+        user,
+        plan,
+        {
+          name: files.length === 1 ? names[0]! : `${files.length} images`,
+          settings,
+          priority: form.priority,
+          maxConcurrent: form.maxConcurrent,
+          pauseOnError: form.pauseOnError,
+        },
+        files.map((file, i) => {
+          const verdict = verdicts[i]!;
+          return "refused" in verdict
+            ? { name: names[i]!, size: file.size, refused: withoutName(verdict.refused.message, names[i]!) }
+            : { name: names[i]!, size: file.size, original: file, pixels: verdict.pixels, charged: true };
+        }),
+        day,
+      );
     } catch (err) {
       await releaseQuota(this.#db, user.id, day, accepted.length);
       throw err;
     }
-    // The upload's File is kept as it is: no copy of its bytes on the JS heap.
-    for (const i of accepted) this.#store.putOriginal(jobRows[i]!.id, { data: files[i]!, mimeType: "image/jpeg" });
     intake.release(); // the stored files now hold the room the body reserved
-
-    const userLimit = plan.fixedConcurrency ?? form.maxConcurrent;
-    this.scheduler.enqueue(accepted.map((i) => ({
-      jobId: jobRows[i]!.id,
-      pixels: (verdicts[i] as { pixels: number }).pixels,
-      userId: user.id,
-      batchId,
-      planPriority: plan.priority,
-      batchPriority: BATCH_PRIORITY[form.priority],
-      userLimit,
-      order: this.scheduler.nextOrder(),
-    })));
-    const jobs = jobRows.map((row) => toJob(row, settings));
     const refused = verdicts.flatMap((v, i) =>
       "refused" in v ? [{ filename: names[i]!, status: v.refused.status, error: v.refused.message }] : []
     );
-    if (refused.length > 0) await this.#refreshBatch(batchId);
-    return { jobs, batch: toBatch((await q.findBatch(this.#db, batchId)) ?? batchRow, jobs), refused };
+    return { ...created, refused };
+  }
+
+  /**
+   * Compresses completed jobs again with new settings from the originals still
+   * held, without a new upload. Each image re-uses its first upload's charge: up
+   * to FREE_RECOMPRESSIONS_PER_IMAGE times on the day that upload was charged,
+   * then it costs a unit like a new one. The old results stay as they are.
+   */
+  async recompress(
+    user: UserRow,
+    sources: JobRow[],
+    settings: CompressSettings,
+    name: string,
+  ): Promise<CompressResponse> {
+    const plan = planOf(user, this.#now());
+    if (settings.target && !plan.targets) {
+      throw new ApiError(403, "target: target size and quality are Premium features");
+    }
+    const held = sources.filter((row) => row.status === "completed" && !this.#isExpired(row));
+    if (held.length === 0) {
+      throw new ApiError(410, "The originals are no longer in memory; please upload the images again");
+    }
+    const day = utcDay(this.#now());
+    const entries: NewEntry[] = [];
+    const usedToday = new Map<string, number>(); // re-compressions per upload, this one included
+    for (const row of held) {
+      const original = this.#store.original(row.id)!;
+      const rootId = row.sourceJobId ?? row.id;
+      const root = rootId === row.id ? row : await q.findJob(this.#db, rootId);
+      const count = usedToday.get(rootId) ?? await q.countRecompressions(this.#db, rootId, day);
+      usedToday.set(rootId, count + 1);
+      const free = root !== undefined && root.charged && root.quotaDay === day && count < FREE_RECOMPRESSIONS_PER_IMAGE;
+      const head = new Uint8Array(await original.data.slice(0, HEAD_BYTES).arrayBuffer());
+      const size = peekJpegSize(head);
+      entries.push({
+        name: row.filename,
+        size: original.data.size,
+        original: original.data,
+        pixels: size ? size.width * size.height : 0,
+        charged: !free,
+        sourceJobId: rootId,
+      });
+    }
+    const charged = entries.filter((e) => "charged" in e && e.charged).length;
+    if (!this.#store.hasRoomFor(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
+    if (plan.dailyCompressions === null) {
+      if (charged > 0) await addUsage(this.#db, user.id, day, charged);
+    } else if (charged > 0 && !await reserveQuota(this.#db, user.id, day, charged, plan.dailyCompressions)) {
+      const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
+      throw dailyLimitReached(plan, left, charged);
+    }
+    const options = storedSettings(user);
+    try {
+      const created = await this.#createBatch(
+        user,
+        plan,
+        {
+          name,
+          settings,
+          priority: options.priority,
+          maxConcurrent: options.maxConcurrent,
+          pauseOnError: false,
+        },
+        entries,
+        day,
+      );
+      return { ...created, refused: [] };
+    } catch (err) {
+      if (charged > 0) await releaseQuota(this.#db, user.id, day, charged);
+      throw err;
+    }
+  }
+
+  async recompressJob(user: UserRow, jobId: string, settings: CompressSettings): Promise<CompressResponse> {
+    const row = await this.#ownedJob(user.id, jobId);
+    if (row.status !== "completed") throw new ApiError(409, "Only a completed image can be re-compressed");
+    return this.recompress(user, [row], settings, row.filename);
+  }
+
+  async recompressBatch(user: UserRow, batchId: string, settings: CompressSettings): Promise<CompressResponse> {
+    const batch = await this.#ownedBatch(user.id, batchId);
+    const rows = (await q.jobsOfBatch(this.#db, batch.id)).filter((r) => r.status === "completed");
+    if (rows.length === 0) throw new ApiError(409, "This batch has no completed images to re-compress");
+    return this.recompress(user, rows, settings, `${batch.name} (re-compressed)`);
+  }
+
+  /**
+   * One batch of new jobs, inserted in one statement batch, their originals
+   * stored and queued. A refused entry becomes a failed job with its reason.
+   */
+  async #createBatch(
+    user: UserRow,
+    plan: PlanLimits,
+    batch: Pick<BatchRow, "name" | "priority" | "maxConcurrent" | "pauseOnError"> & { settings: CompressSettings },
+    entries: NewEntry[],
+    day: string,
+  ): Promise<{ jobs: Job[]; batch: Batch }> {
+    const now = new Date(this.#now());
+    const { settings } = batch;
+    const batchRow: BatchRow = {
+      id: crypto.randomUUID(),
+      userId: user.id,
+      name: batch.name,
+      status: entries.every((e) => "refused" in e) ? "error" : "pending",
+      totalFiles: entries.length,
+      totalOriginalSize: entries.reduce((sum, e) => sum + e.size, 0),
+      priority: batch.priority,
+      maxConcurrent: batch.maxConcurrent,
+      pauseOnError: batch.pauseOnError,
+      settingsJson: JSON.stringify(settings),
+      createdAt: now,
+    };
+    const jobRows: JobRow[] = entries.map((entry, i) => ({
+      id: crypto.randomUUID(),
+      batchId: batchRow.id,
+      userId: user.id,
+      seq: i,
+      filename: entry.name,
+      status: "refused" in entry ? "error" : "pending",
+      progress: 0,
+      originalSize: entry.size,
+      compressedSize: null,
+      quality: settings.quality,
+      format: settings.format,
+      width: null,
+      height: null,
+      errorMessage: "refused" in entry ? entry.refused : null,
+      keptOriginal: false,
+      scoresJson: null,
+      metadataJson: null,
+      charged: "refused" in entry ? false : entry.charged,
+      quotaDay: day,
+      sourceJobId: "refused" in entry ? null : entry.sourceJobId ?? null,
+      createdAt: now,
+      completedAt: null,
+      expiresAt: null,
+      expired: false,
+    }));
+    await q.insertBatchWithJobs(this.#db, batchRow, jobRows);
+    const userLimit = plan.fixedConcurrency ?? batch.maxConcurrent;
+    const queued: QueuedJob[] = [];
+    entries.forEach((entry, i) => {
+      if ("refused" in entry) return;
+      // The upload's File (or the original a re-compression re-uses) is kept as it is: no copy.
+      this.#store.putOriginal(jobRows[i]!.id, { data: entry.original, mimeType: "image/jpeg" });
+      queued.push({
+        jobId: jobRows[i]!.id,
+        pixels: entry.pixels,
+        userId: user.id,
+        batchId: batchRow.id,
+        planPriority: plan.priority,
+        batchPriority: BATCH_PRIORITY[batch.priority],
+        userLimit,
+        order: this.scheduler.nextOrder(),
+      });
+    });
+    this.scheduler.enqueue(queued);
+    const jobs = jobRows.map((row) => toJob(row, settings));
+    if (queued.length < entries.length) await this.#refreshBatch(batchRow.id);
+    return { jobs, batch: toBatch((await q.findBatch(this.#db, batchRow.id)) ?? batchRow, jobs) };
   }
 
   /**
@@ -486,12 +613,14 @@ export class CompressionService {
     this.#store.delete(row.id);
     this.#expiries.delete(row.id);
     await q.deleteJob(this.#db, row.id);
-    await this.#refreshBatch(row.batchId);
+    // A batch whose last job is gone goes too: no empty "0 of N" rows or ZIP links that answer 409.
+    if ((await q.jobsOfBatch(this.#db, row.batchId)).length === 0) await q.deleteBatch(this.#db, row.batchId);
+    else await this.#refreshBatch(row.batchId);
   }
 
   async pauseBatch(userId: number, batchId: string): Promise<Batch> {
     const batch = await this.#ownedBatch(userId, batchId);
-    if (batch.status !== "processing" && batch.status !== "pending") {
+    if (!canPauseBatch(batch.status)) {
       throw new ApiError(409, `Only a processing batch can be paused; this one is ${batch.status}`);
     }
     this.scheduler.pauseBatch(batch.id);
@@ -501,7 +630,7 @@ export class CompressionService {
 
   async resumeBatch(userId: number, batchId: string): Promise<Batch> {
     const batch = await this.#ownedBatch(userId, batchId);
-    if (batch.status !== "paused") {
+    if (!canResumeBatch(batch.status)) {
       throw new ApiError(409, `Only a paused batch can be resumed; this one is ${batch.status}`);
     }
     await q.updateBatch(this.#db, batch.id, { status: "processing" });
@@ -513,7 +642,7 @@ export class CompressionService {
   /** Cancels a batch: pending work is dropped, running work aborted, completed results kept. */
   async cancelBatch(userId: number, batchId: string): Promise<Batch> {
     const batch = await this.#ownedBatch(userId, batchId);
-    if (!["pending", "processing", "paused"].includes(batch.status)) {
+    if (!canCancelBatch(batch.status)) {
       throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
     }
     await q.updateBatch(this.#db, batch.id, { status: "cancelled" });

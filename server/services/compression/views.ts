@@ -30,6 +30,7 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
     completedAt: row.completedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     expired: row.expired,
+    sourceJobId: row.sourceJobId,
   };
 }
 

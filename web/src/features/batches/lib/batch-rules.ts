@@ -1,9 +1,11 @@
-import type { Batch, BatchStatus } from "../../../../../contract/jobs.ts";
+import type { Batch } from "../../../../../contract/jobs.ts";
 
-/** Spec §4: pause only while processing, resume only while paused, cancel while pending, processing or paused. */
-export const canPause = (s: BatchStatus) => s === "processing";
-export const canResume = (s: BatchStatus) => s === "paused";
-export const canCancel = (s: BatchStatus) => s === "pending" || s === "processing" || s === "paused";
+/** Spec §4's controls per status, one rule for the server and the buttons (contract/jobs.ts). */
+export {
+  canCancelBatch as canCancel,
+  canPauseBatch as canPause,
+  canResumeBatch as canResume,
+} from "../../../../../contract/jobs.ts";
 
 export interface BatchCounts {
   done: number;
