@@ -51,7 +51,7 @@ const mean = (values: number[]) => sum(values) / values.length;
 
 async function scoreAgainst(original: Uint8Array, output: Uint8Array): Promise<number> {
   const a = measurePlanes(await decodeJpegPixels(original));
-  return compareQuality(a, measurePlanes(await decodeJpegPixels(output), a.factor)).score;
+  return compareQuality(a.pyramid, measurePlanes(await decodeJpegPixels(output), a.factor).pyramid).score;
 }
 
 const corpus = await loadCorpus();

@@ -11,16 +11,22 @@ export const canPauseBatch = (s: BatchStatus) => s === "processing";
 export const canResumeBatch = (s: BatchStatus) => s === "paused";
 export const canCancelBatch = (s: BatchStatus) => s === "pending" || s === "processing" || s === "paused";
 
-/** Measured by the server from the decoded original and output (definitions: codecs/README.md). */
+/**
+ * Measured by the server from the decoded original and output with SSIMULACRA 2.1
+ * (definitions: codecs/README.md).
+ */
 export interface QualityScores {
-  /** Mean luma SSIM at the measurement scale (0-1). */
-  ssim: number;
-  /** Perceptual score 0-100 from multi-scale luma SSIM; targets and "auto" use it. */
+  /** The SSIMULACRA 2.1 score as the metric gives it (100 identical; can be negative). */
+  ssimulacra2: number;
+  /** SSIMULACRA 2 clamped to 0-100; targets and "auto" use it (90 visually lossless, 80 not noticeable at 1:1). */
   score: number;
+  /** 0-100 from the metric's detail-loss (blur) map. */
   sharpness: number;
+  /** 0-100 from the metric's chroma channels (X, B). */
   colorAccuracy: number;
+  /** 0-100 from the metric's artifact (ringing, blocking, banding) map. */
   artifacts: number;
-  /** Weighted blend of the four; ≥85 good, ≥70 fair, below poor. */
+  /** = score; ≥85 good, ≥70 fair, below poor. */
   overall: number;
 }
 

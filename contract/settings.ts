@@ -18,7 +18,7 @@ export type BatchPriority = (typeof BATCH_PRIORITIES)[number];
 /** Premium "advanced algorithms": search the quality setting for a goal. */
 export const targetSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("size"), kb: z.number().int().min(1).max(100_000) }),
-  z.object({ kind: z.literal("quality"), score: z.number().min(50).max(100) }),
+  z.object({ kind: z.literal("quality"), score: z.number().min(50).max(95) }),
   z.object({ kind: z.literal("auto") }),
 ]);
 export type Target = z.infer<typeof targetSchema>;

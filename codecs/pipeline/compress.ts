@@ -22,8 +22,8 @@ import { decodeWebpPixels } from "../webp/decode.ts";
 import { encodeWebpPixels } from "../webp/encode.ts";
 import * as webpMeta from "../webp/meta.ts";
 import { webpOptions } from "../webp/options.ts";
-import { searchQuality } from "./target-search.ts";
-import { needsScore, searchSpecFor } from "./targets.ts";
+import { searchQuality, searchScore } from "./target-search.ts";
+import { chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -93,18 +93,22 @@ export async function compressImage(
 
   const isWebp = settings.format === "webp";
   const grayscale = info.colorSpace === "grayscale";
-  const toEncode = !isWebp && !grayscale && settings.chromaSubsampling === "4:2:2"
+  // A score goal chooses the chroma subsampling itself (targets.ts).
+  const goal = settings.target ? scoreGoal(settings.target) : null;
+  const encodeSettings = goal === null || isWebp
+    ? settings
+    : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale) };
+  const toEncode = !isWebp && !grayscale && encodeSettings.chromaSubsampling === "4:2:2"
     ? averageChromaHorizontally(upright)
     : upright;
   if (toEncode !== upright) releasePixels(upright);
   const metadata = planMetadata(info, settings.stripMetadata);
-  const withScore = settings.target ? needsScore(settings.target) : true;
 
   const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
     signal.throwIfAborted();
     let te = performance.now();
     const out = isWebp ? await encodeWebpPixels(toEncode, webpOptions(settings, quality)) : spliceSegments(
-      await encodeJpegPixels(toEncode, mozJpegOptions(settings, quality, grayscale)),
+      await encodeJpegPixels(toEncode, mozJpegOptions(encodeSettings, quality, grayscale)),
       metadata.segments,
     );
     timings.encodeMs += performance.now() - te;
@@ -117,12 +121,21 @@ export async function compressImage(
 
   let chosen: Encoded;
   let chosenQuality: number | null = null;
-  if (settings.target) {
+  if (settings.target && goal !== null) {
+    const spec = scoreSearchFor(goal, encodeSettings.chromaSubsampling);
+    let probes = 0;
+    const result = await searchScore(spec, (q) => {
+      onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
+      return encodeAt(q, true);
+    });
+    chosen = result.chosen;
+    chosenQuality = chosen.quality;
+  } else if (settings.target?.kind === "size") {
     const spec = searchSpecFor(settings.target);
     let probes = 0;
     const result = await searchQuality(spec, (q) => {
       onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-      return encodeAt(q, withScore);
+      return encodeAt(q, false);
     });
     chosen = result.chosen;
     chosenQuality = chosen.quality;
@@ -167,7 +180,7 @@ async function measureOutput(out: Uint8Array, isWebp: boolean, original: Measure
   const decoded = isWebp ? await decodeWebpPixels(out) : await decodeJpegPixels(out);
   const planes = measurePlanes(decoded, original.factor);
   releasePixels(decoded);
-  return compareQuality(original, planes);
+  return compareQuality(original.pyramid, planes.pyramid);
 }
 
 function keepOriginal(

@@ -27,7 +27,7 @@ Deno.test("POST /api/compress compresses photos; download serves a smaller JPEG 
       assert.equal(job.quality, 70);
       assert.ok(job.compressedSize < job.originalSize);
       assert.ok(job.scores.overall > 0 && job.scores.overall <= 100);
-      assert.ok(job.scores.ssim > 0.8);
+      assert.ok(job.scores.ssimulacra2 > 50);
       assert.ok(job.expiresAt);
       assert.equal(job.expired, false);
 

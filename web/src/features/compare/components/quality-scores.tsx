@@ -41,8 +41,8 @@ export function QualityScores({ job }: { job: Job }) {
               <Score label="Artifacts" value={s.artifacts} />
             </dl>
             <p className="text-xs text-slate-500">
-              Measured on the server by comparing the decoded images (SSIM{" "}
-              {s.ssim.toFixed(3)}); 85 and above is good, 70 and above fair.
+              Measured on the server by comparing the decoded images (SSIMULACRA 2:{" "}
+              {s.ssimulacra2.toFixed(1)}); 85 and above is good, 70 and above fair.
             </p>
           </>
         )

@@ -296,7 +296,7 @@ function TargetControls(
       )}
       {target?.kind === "quality" && (
         <Field
-          label="Target quality score (50-100)"
+          label="Target quality score (50-95)"
           htmlFor="setting-target-score"
           hint="The smallest file that keeps this measured score"
         >
@@ -304,11 +304,11 @@ function TargetControls(
             id="setting-target-score"
             type="number"
             min={50}
-            max={100}
+            max={95}
             step={1}
             value={target.score}
             onChange={(e) =>
-              onChange({ kind: "quality", score: Math.max(50, Math.min(100, Number(e.target.value) || 50)) })}
+              onChange({ kind: "quality", score: Math.max(50, Math.min(95, Number(e.target.value) || 50)) })}
             className={SELECT}
           />
         </Field>

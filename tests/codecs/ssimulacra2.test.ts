@@ -1,0 +1,87 @@
+/**
+ * SSIMULACRA 2.1, ours, against the reference tool's scores
+ * (../shared/quality/reference-scores.tsv, 84 pairs). The pairs are built by the project's
+ * scripts when missing (the corpus, then make-reference.sh: needs Debian's cjpeg and cwebp).
+ * 12 pairs here (every photo once, every distortion at least once) to keep the test short;
+ * `deno task bench quality` scores all 84.
+ */
+import assert from "node:assert/strict";
+import { readImage, referencePairs } from "../../bench/quality-reference.ts";
+import { blurLine, gaussKernel } from "../../codecs/quality/blur.ts";
+import {
+  compareXyb,
+  type RgbaPixels,
+  ssimulacra2,
+  type XybPyramid,
+  xybPyramid,
+} from "../../codecs/quality/ssimulacra2.ts";
+
+const VARIANTS = ["q20-420", "q50-420", "q70-420", "q85-420", "q90-444", "q95-444", "webp-q75"];
+
+Deno.test("SSIMULACRA 2 agrees with the reference tool: every pair within 1.0, mean |Δ| ≤ 0.25", async () => {
+  const pairs = await referencePairs();
+  assert.equal(pairs.length, 84);
+  const images = [...new Set(pairs.map((p) => p.image))];
+  const subset = pairs.filter((p) => {
+    const i = images.indexOf(p.image), v = VARIANTS.indexOf(p.variant);
+    return v === i % 7;
+  });
+  assert.equal(subset.length, 12);
+  const deltas: string[] = [];
+  let sum = 0, max = 0;
+  const originals = new Map<string, XybPyramid>();
+  for (const pair of subset) {
+    let original = originals.get(pair.originalPath);
+    if (!original) originals.set(pair.originalPath, original = xybPyramid(await readImage(pair.originalPath)));
+    const score = compareXyb(original, xybPyramid(await readImage(pair.distortedPath))).score;
+    const delta = Math.abs(score - pair.reference);
+    deltas.push(`${pair.image} ${pair.variant}: ours ${score.toFixed(3)} reference ${pair.reference.toFixed(3)}`);
+    sum += delta;
+    max = Math.max(max, delta);
+  }
+  assert.ok(max <= 1.0, `max |Δ| ${max.toFixed(3)}\n${deltas.join("\n")}`);
+  assert.ok(sum / subset.length <= 0.25, `mean |Δ| ${(sum / subset.length).toFixed(3)}`);
+});
+
+function crop(image: RgbaPixels, x0: number, y0: number, width: number, height: number): RgbaPixels {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const from = ((y0 + y) * image.width + x0) * 4;
+    data.set(image.data.subarray(from, from + width * 4), y * width * 4);
+  }
+  return { data, width, height };
+}
+
+Deno.test("skipping the maps whose weights are all below 0.01 changes the score by < 0.05", async () => {
+  const [pair] = (await referencePairs()).filter((p) => p.image.startsWith("A05") && p.variant === "q90-444");
+  const a = crop(await readImage(pair!.originalPath), 700, 500, 640, 480);
+  const b = crop(await readImage(pair!.distortedPath), 700, 500, 640, 480);
+  const every = ssimulacra2(a, b, 0), fast = ssimulacra2(a, b);
+  assert.ok(Math.abs(every - fast) < 0.05, `${every} vs ${fast}`);
+});
+
+Deno.test("SSIMULACRA 2 gives 100 for identical images and less for a changed one", () => {
+  const width = 64, height = 48;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set([(i * 7) % 256, (i * 3) % 256, (i >> 4) % 256, 255], i * 4);
+  const image = { data, width, height };
+  assert.equal(ssimulacra2(image, image), 100);
+  const changed = { data: data.map((v, i) => (i % 4 === 3 ? v : Math.min(255, v + ((i >> 2) % 5)))), width, height };
+  assert.ok(ssimulacra2(image, changed) < 100);
+});
+
+Deno.test("the recursive Gaussian blurs an impulse to unit gain and sigma 1.5", () => {
+  const kernel = gaussKernel(1.5);
+  assert.equal(kernel.radius, 5);
+  const impulse = new Float32Array(41), out = new Float32Array(41);
+  impulse[20] = 1;
+  blurLine(impulse, 0, 41, out, 0, kernel);
+  let sum = 0, variance = 0;
+  out.forEach((v, i) => {
+    sum += v;
+    variance += v * (i - 20) ** 2;
+  });
+  assert.ok(Math.abs(sum - 1) < 1e-5, String(sum));
+  assert.ok(Math.abs(Math.sqrt(variance) - 1.5) < 0.01, String(Math.sqrt(variance)));
+  assert.ok(Math.abs(out[19]! - out[21]!) < 1e-6);
+});
