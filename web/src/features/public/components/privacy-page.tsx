@@ -69,10 +69,11 @@ export function PrivacyPage() {
           </p>
           <p>
             <strong>What stays after you delete a job:</strong>{" "}
-            each upload is also recorded as a batch, and deleting its jobs does not delete the batch. The batch keeps
-            its name (for an upload of one image, that image's file name), the number of files, their total size before
-            compression, the settings and its status. Your daily compression counts are kept too. Both stay until your
-            account is deleted; to have them removed sooner, send us a message (see Your rights).
+            each upload is also recorded as a batch: its name (for an upload of one image, that image's file name), the
+            number of files, their total size before compression, the settings and its status. Deleting the last job of
+            a batch deletes the batch record too; while any of its jobs remain, it stays. Your daily compression counts
+            (how many, not which images) stay until your account is deleted; to have them removed sooner, send us a
+            message (see Your rights).
           </p>
         </Section>
 
