@@ -10,10 +10,13 @@ export async function ensureCjpeg(): Promise<void> {
   if (!install.success) throw new Error("cjpeg is missing and libjpeg-turbo-progs could not be installed");
 }
 
-/** Re-encodes a JPEG with `djpeg | cjpeg -quality q` (cjpeg defaults: 4:2:0, baseline, standard Huffman). */
-export async function cjpeg(bytes: Uint8Array, quality: number): Promise<Uint8Array> {
+/**
+ * Re-encodes a JPEG with `djpeg | cjpeg -quality q` (cjpeg defaults: 4:2:0, baseline, standard Huffman;
+ * `optimize`: `-optimize`, optimised Huffman tables).
+ */
+export async function cjpeg(bytes: Uint8Array, quality: number, optimize = false): Promise<Uint8Array> {
   const child = new Deno.Command("sh", {
-    args: ["-c", `djpeg | cjpeg -quality ${quality}`],
+    args: ["-c", `djpeg | cjpeg -quality ${quality}${optimize ? " -optimize" : ""}`],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

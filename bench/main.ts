@@ -2,14 +2,12 @@
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
  */
-import { AUTO_SCORE_THRESHOLD, type CompressResult, createCodecPool } from "../codecs/mod.ts";
+import { createCodecPool } from "../codecs/mod.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../codecs/jpeg/options.ts";
-import { measurePlanes } from "../codecs/quality/planes.ts";
-import { compareQuality } from "../codecs/quality/report.ts";
 import { type CompressSettings, DEFAULT_SETTINGS, MODES } from "../contract/settings.ts";
-import { cjpeg, ensureCjpeg } from "./cjpeg.ts";
+import { qualityBench } from "./quality.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
@@ -49,12 +47,12 @@ async function runPool(corpus: CorpusImage[], size: number, settings: (image: Co
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: number[]) => sum(values) / values.length;
 
-async function scoreAgainst(original: Uint8Array, output: Uint8Array): Promise<number> {
-  const a = measurePlanes(await decodeJpegPixels(original));
-  return compareQuality(a.pyramid, measurePlanes(await decodeJpegPixels(output), a.factor).pyramid).score;
-}
-
 const corpus = await loadCorpus();
+if (Deno.args[0] === "quality") {
+  // `deno task bench quality`: only the perceptual-quality figures.
+  await qualityBench(corpus);
+  Deno.exit(0);
+}
 const inputBytes = sum(corpus.map((i) => i.bytes.length));
 const megapixels = sum(corpus.map((i) => i.megapixels));
 figure("corpus_images", corpus.length);
@@ -78,39 +76,8 @@ figure("mean_quality_score_q80", mean(two.results.map((r) => r.quality.score)));
 figure("mean_quality_overall_q80", mean(two.results.map((r) => r.quality.overall)));
 figure("kept_original_q80", two.results.filter((r) => r.keptOriginal).length, "images");
 
-await ensureCjpeg();
-const reference: { bytes: number; score: number }[] = [];
-for (const image of corpus) {
-  const out = await cjpeg(image.bytes, 80);
-  reference.push({ bytes: out.length, score: await scoreAgainst(image.bytes, out) });
-}
-const cjpegBytes = sum(reference.map((r) => r.bytes));
-figure("cjpeg_q80_total", cjpegBytes / 1024, "KiB");
-figure("cjpeg_q80_mean_score", mean(reference.map((r) => r.score)));
-
-const equal = await runPool(corpus, WORKERS, (image) => ({
-  ...DEFAULT_SETTINGS,
-  progressive: true,
-  target: { kind: "quality", score: Math.min(100, reference[corpus.indexOf(image)]!.score) },
-}));
-const equalBytes = sum(equal.results.map((r) => r.compressedSize));
-figure("equal_quality_bytes_vs_cjpeg_q80", (100 * equalBytes) / cjpegBytes, "% (same score per image)");
-
-const auto = await runPool(
-  corpus,
-  WORKERS,
-  () => ({ ...DEFAULT_SETTINGS, progressive: true, target: { kind: "auto" } }),
-);
-const autoBytes = sum(auto.results.map((r: CompressResult) => r.compressedSize));
-figure("auto_total", autoBytes / 1024, "KiB");
-figure("auto_total_vs_cjpeg_q80", (100 * autoBytes) / cjpegBytes, "% (target <= 85)");
-figure("auto_mean_score", mean(auto.results.map((r) => r.quality.score)));
-figure("auto_threshold", AUTO_SCORE_THRESHOLD);
-figure(
-  "auto_images_at_or_above_threshold",
-  `${auto.results.filter((r) => r.quality.score >= AUTO_SCORE_THRESHOLD).length}/${corpus.length}`,
-);
-figure("auto_mean_chosen_quality", mean(auto.results.map((r) => r.chosenQuality ?? 100)));
+// SSIMULACRA 2 agreement and cost, auto and equal-score bytes vs cjpeg q80, auto's scores and time.
+await qualityBench(corpus);
 figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process timings and target searches)");
 
 // Through the HTTP API, each against a fresh server process with the same pool size.
