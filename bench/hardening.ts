@@ -6,6 +6,7 @@
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure } from "./report.ts";
+import { registerUser } from "./http.ts";
 
 const MB = 1024 * 1024;
 
@@ -41,17 +42,6 @@ function streamOf(total: number, chunk: Uint8Array): ReadableStream<Uint8Array> 
   });
 }
 
-async function signUp(server: RunningServer, username: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ username, password: "bench password" }),
-  });
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
-  await res.body?.cancel();
-  return (res.headers.get("set-cookie") ?? "").split(";")[0]!;
-}
-
 const settle = (p: Promise<Response>) => p.then((r) => r.body?.cancel()).catch(() => {});
 
 /** /healthz p99 while 4 clients stream 300 MB to /api/login, and while a million-field upload arrives. */
@@ -68,7 +58,7 @@ export async function healthUnderFloods() {
     const during = await sample(server, "/healthz", Promise.all([logins, new Promise((r) => setTimeout(r, 2000))]));
     figure("healthz_p99_during_4x300MB_login_bodies", percentile(during, 99), "ms (target < 200)");
 
-    const cookie = await signUp(server, "bench-fields");
+    const cookie = await registerUser(server, "bench-fields");
     const encoder = new TextEncoder();
     const boundary = "----bench";
     let i = 0;
@@ -106,8 +96,8 @@ export async function healthUnderFloods() {
 export async function pollFloodLatency(corpus: CorpusImage[]) {
   const server = await startServer({ WORKERS: "1" });
   try {
-    const flooder = await signUp(server, "bench-flooder");
-    const calm = await signUp(server, "bench-calm");
+    const flooder = await registerUser(server, "bench-flooder");
+    const calm = await registerUser(server, "bench-calm");
     // Both have a job list to read, as real users would.
     for (const cookie of [flooder, calm]) {
       const form = new FormData();

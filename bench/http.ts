@@ -15,15 +15,20 @@ interface Client {
   get(path: string): Promise<Response>;
 }
 
-async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+/** Signs a new user up; returns their session cookie. */
+export async function registerUser(server: RunningServer, username: string): Promise<string> {
   const res = await fetch(`${server.url}/api/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ username, password: "bench password" }),
   });
   if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
   await res.body?.cancel();
+  return (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+}
+
+async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+  const cookie = await registerUser(server, username);
   // Premium lifts the daily limit and the 20-file cap, so the bench measures the pipeline, not the plan.
   const { db, close } = await createDb({ url: server.databaseUrl });
   await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, username));
