@@ -54,7 +54,7 @@ export interface Job {
   height: number | null;
   errorMessage: string | null;
   keptOriginal: boolean;
-  /** "already optimised" when the original was kept. */
+  /** "already optimised" when the original was kept; a warning when a size target cost too much quality. */
   note: string | null;
   scores: QualityScores | null;
   metadata: MetadataReport | null;
@@ -142,6 +142,22 @@ export function qualityLabel(q: number): string {
 /** Overall score colour bands (spec §9). */
 export const scoreBand = (score: number): "good" | "fair" | "poor" =>
   score >= 85 ? "good" : score >= 70 ? "fair" : "poor";
+
+/** Below this score a size target's result is visibly degraded (SSIMULACRA 2 "medium quality"). */
+export const SIZE_TARGET_WARN_BELOW = 50;
+
+/** The job note a size target earns when the size it asked for cost too much quality. */
+export function sizeTargetNote(settings: CompressSettings, scores: QualityScores | null): string | null {
+  if (settings.target?.kind !== "size" || !scores || scores.score >= SIZE_TARGET_WARN_BELOW) return null;
+  return `size target reached at a quality score of ${
+    Math.round(scores.score)
+  }, below ${SIZE_TARGET_WARN_BELOW}: visibly degraded`;
+}
+
+/** Scores stored before SSIMULACRA 2 lack `ssimulacra2`: their score stands in for it. */
+export function withSsimulacra2(scores: QualityScores | null): QualityScores | null {
+  return scores && typeof scores.ssimulacra2 !== "number" ? { ...scores, ssimulacra2: scores.score } : scores;
+}
 
 /** Rounded percent saved (spec §9). */
 export const sizeReduction = (original: number, compressed: number): number =>

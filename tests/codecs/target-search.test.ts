@@ -4,6 +4,7 @@ import { type Probe, searchScore } from "../../codecs/pipeline/target-search.ts"
 import { chromaForGoal, predictQuality, scoreSearchFor } from "../../codecs/pipeline/targets.ts";
 import { compressImage } from "../../codecs/pipeline/compress.ts";
 import { fixture, settings } from "./helpers.ts";
+import { sizeTargetNote, withSsimulacra2 } from "../../contract/jobs.ts";
 
 /** A photo whose score rises `slope` points per quality step and reaches `at80` at q80. */
 function curve(at80: number, slope: number) {
@@ -48,4 +49,14 @@ Deno.test("auto on fixtures scores at least 80 and not wastefully more", async (
     assert.ok(result.quality.score >= 80, `${name}: ${result.quality.score}`);
     assert.ok(result.quality.score <= 86, `${name}: ${result.quality.score} at q${result.chosenQuality}`);
   }
+});
+
+Deno.test("a size target warns below a score of 50, and older stored scores get ssimulacra2", () => {
+  const scores = { ssimulacra2: 42, score: 42, sharpness: 60, colorAccuracy: 70, artifacts: 50, overall: 42 };
+  const size = settings({ target: { kind: "size", kb: 10 } });
+  assert.match(sizeTargetNote(size, scores)!, /quality score of 42, below 50/);
+  assert.equal(sizeTargetNote(size, { ...scores, score: 50, overall: 50 }), null);
+  assert.equal(sizeTargetNote(settings({ target: { kind: "auto" } }), scores), null);
+  const { ssimulacra2: _, ...old } = scores;
+  assert.equal(withSsimulacra2(old as typeof scores)!.ssimulacra2, 42);
 });

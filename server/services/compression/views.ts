@@ -1,4 +1,13 @@
-import type { Batch, BatchStatus, Job, JobStatus, MetadataReport, QualityScores } from "../../../contract/jobs.ts";
+import {
+  type Batch,
+  type BatchStatus,
+  type Job,
+  type JobStatus,
+  type MetadataReport,
+  type QualityScores,
+  sizeTargetNote,
+  withSsimulacra2,
+} from "../../../contract/jobs.ts";
 import type { BatchPriority, CompressSettings } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow } from "../../../db/schema.ts";
 
@@ -8,6 +17,7 @@ const parse = <T>(json: string | null): T | null => (json ? JSON.parse(json) as 
 
 /** Job JSON (contract/jobs.ts); `liveProgress` overrides the stored progress while processing. */
 export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: number): Job {
+  const scores = withSsimulacra2(parse<QualityScores>(row.scoresJson));
   return {
     id: row.id,
     batchId: row.batchId,
@@ -23,8 +33,8 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
     height: row.height,
     errorMessage: row.errorMessage,
     keptOriginal: row.keptOriginal,
-    note: row.keptOriginal ? ALREADY_OPTIMISED : null,
-    scores: parse<QualityScores>(row.scoresJson),
+    note: row.keptOriginal ? ALREADY_OPTIMISED : sizeTargetNote(settings, scores),
+    scores,
     metadata: parse<MetadataReport>(row.metadataJson),
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
