@@ -4,8 +4,10 @@ import { Button } from "../../../components/ui/button.tsx";
 
 export interface BatchActionsProps {
   jobs: Job[];
-  /** Downloads the given jobs one at a time (500 ms apart), reporting how many are done. */
-  downloadAll: (jobs: Job[], onProgress: (done: number) => void) => Promise<void>;
+  /** Downloads every completed result as one ZIP (issue 15, item 6). */
+  downloadAll: () => void;
+  /** The ZIP is being fetched. */
+  downloading: boolean;
   /** Deletes jobs, one request per job (spec §7). */
   deleteJobs: (ids: string[]) => void;
   deleting: boolean;
@@ -14,25 +16,15 @@ export interface BatchActionsProps {
 const images = (n: number) => `${n} image${n === 1 ? "" : "s"}`;
 
 /**
- * Spec §7's batch actions, named for what they do: Download All fetches completed jobs one at a
- * time; "Remove completed" (the spec's New Batch) deletes only the completed jobs, work in
+ * Spec §7's batch actions, named for what they do: Download All saves one ZIP of the completed
+ * results (named by the server, `squeezejpeg-YYYY-MM-DD-N-images.zip`; per-file downloads stay on each card); "Remove completed" (the spec's New Batch) deletes only the completed jobs, work in
  * progress stays; "Delete all jobs" (the spec's Clear All) deletes every job and its results,
  * after asking once, since the results cannot be brought back.
  */
-export function BatchActions({ jobs, downloadAll, deleteJobs, deleting }: BatchActionsProps) {
-  const [downloading, setDownloading] = useState<{ done: number; total: number } | null>(null);
+export function BatchActions({ jobs, downloadAll, downloading, deleteJobs, deleting }: BatchActionsProps) {
   const [confirming, setConfirming] = useState(false);
   const ready = jobs.filter((j) => j.status === "completed" && !j.expired);
   const completed = jobs.filter((j) => j.status === "completed");
-
-  const onDownloadAll = async () => {
-    setDownloading({ done: 0, total: ready.length });
-    try {
-      await downloadAll(ready, (done) => setDownloading({ done, total: ready.length }));
-    } finally {
-      setDownloading(null);
-    }
-  };
 
   return (
     <div
@@ -41,10 +33,12 @@ export function BatchActions({ jobs, downloadAll, deleteJobs, deleting }: BatchA
       role="group"
     >
       <div className="flex flex-wrap items-center gap-2">
-        <Button onClick={() => void onDownloadAll()} disabled={ready.length === 0 || downloading !== null}>
-          {downloading
-            ? `Downloading ${downloading.done} of ${downloading.total}...`
-            : `Download All (${ready.length})`}
+        <Button
+          onClick={downloadAll}
+          disabled={ready.length === 0 || downloading}
+          title={`One ZIP of the ${images(ready.length)} ready to download`}
+        >
+          {downloading ? "Preparing ZIP..." : `Download All (${ready.length})`}
         </Button>
         <Button
           variant="secondary"

@@ -11,7 +11,7 @@ import { BATCHES_QUERY_KEY, useBatches } from "../../batches/api/get-batches.ts"
 import { SubscriptionCard } from "../../billing/components/subscription-card.tsx";
 import { ComparePanel } from "../../compare/components/compare-panel.tsx";
 import { useDeleteJobs } from "../../jobs/api/delete-job.ts";
-import { downloadAll, downloadUrl, previewUrl } from "../../jobs/api/download-job.ts";
+import { downloadUrl, previewUrl, useDownloadAllZip } from "../../jobs/api/download-job.ts";
 import { useJobs } from "../../jobs/api/get-jobs.ts";
 import { QUEUE_STATUS_QUERY_KEY, useQueueStatus } from "../../jobs/api/get-queue-status.ts";
 import { ProcessingQueue } from "../../jobs/components/processing-queue.tsx";
@@ -63,6 +63,8 @@ export function CompressorPage() {
   const { batches } = useBatches();
   const queue = useQueueStatus(active);
   const remove = useDeleteJobs();
+  const { mutate: zipAll, isPending: zipping } = useDownloadAllZip();
+  const downloadAll = useCallback(() => zipAll(), [zipAll]);
 
   // Polling stops once nothing is in flight; take one last look at what depends on finished work.
   const qc = useQueryClient();
@@ -95,6 +97,7 @@ export function CompressorPage() {
           <BatchActions
             jobs={jobs}
             downloadAll={downloadAll}
+            downloading={zipping}
             deleteJobs={remove.mutate}
             deleting={remove.isPending}
           />

@@ -1,9 +1,8 @@
+import { useMutation } from "@tanstack/react-query";
 import type { Job, PreviewSize } from "../../../../../contract/jobs.ts";
-import { apiRequest, ApiRequestError } from "../../../api/client.ts";
+import { apiRequest, ApiRequestError, messageOf } from "../../../api/client.ts";
+import { toast } from "../../../components/ui/use-toast.ts";
 import { downloadName } from "../lib/job-state.ts";
-
-/** Spec §9: Download All pauses this long between files. */
-export const DOWNLOAD_ALL_PAUSE_MS = 500;
 
 export const downloadUrl = (id: string) => `/api/download/${encodeURIComponent(id)}`;
 export const previewUrl = (id: string, size: PreviewSize = "original") =>
@@ -42,16 +41,43 @@ export async function downloadJob(job: Pick<Job, "id" | "filename" | "format">):
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `GET /api/jobs/download.zip`: every completed result of the user in one ZIP (409 when there is none). */
+export const ALL_RESULTS_ZIP_URL = "/api/jobs/download.zip";
 
-/** Download All: one file at a time with a 500 ms pause between them. */
-export async function downloadAll(
-  jobs: Pick<Job, "id" | "filename" | "format">[],
-  onProgress?: (done: number) => void,
-): Promise<void> {
-  for (const [i, job] of jobs.entries()) {
-    await downloadJob(job);
-    onProgress?.(i + 1);
-    if (i < jobs.length - 1) await sleep(DOWNLOAD_ALL_PAUSE_MS);
+/** The file name of an RFC 6266 `Content-Disposition`: `filename*` (UTF-8) first, then `filename`. */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch { /* fall back to the plain name */ }
   }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header);
+  return plain ? (plain[1] ?? plain[2]!.trim()) : null;
+}
+
+/**
+ * Download all (issue 15, item 6): one ZIP of every completed result, saved under the server's
+ * name (`squeezejpeg-YYYY-MM-DD-N-images.zip`). Fetched first, so a refusal (409 when nothing is
+ * left to download) becomes an `ApiRequestError` with the server's message instead of a failed file.
+ */
+export async function downloadAllZip(): Promise<string> {
+  const res = await apiRequest("GET", ALL_RESULTS_ZIP_URL);
+  const name = dispositionName(res.headers.get("Content-Disposition")) ?? "squeezejpeg-images.zip";
+  saveBlob(await res.blob(), name);
+  return name;
+}
+
+/** Download all as one ZIP; a refusal is a toast with the server's reason. */
+export function useDownloadAllZip() {
+  return useMutation({
+    mutationFn: downloadAllZip,
+    onError: (err) =>
+      toast({
+        title: "Download failed",
+        description: messageOf(err, "The ZIP could not be downloaded; please try again"),
+        variant: "destructive",
+      }),
+  });
 }
