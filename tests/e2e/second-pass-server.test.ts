@@ -3,8 +3,10 @@
  * quota before bytes (3) and re-compress from memory (5).
  */
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
-import { photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+import { fileInput, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 /** The user's jobs as the server has them. */
 const serverJobs = (page: Page) =>
@@ -18,6 +20,18 @@ const serverJobs = (page: Page) =>
       sourceJobId: string | null;
     }[]
   );
+
+/** A 1×1 PNG. */
+const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/** Counts the `POST /api/compress` requests the page sends. */
+function countUploads(page: Page) {
+  const seen = { requests: 0 };
+  page.on("request", (req) => {
+    if (req.method() === "POST" && new URL(req.url()).pathname === "/api/compress") seen.requests++;
+  });
+  return seen;
+}
 
 e2eSuite("the compressor's second pass, server-backed items (issue 15) in the browser", async ({ newPage, step }) => {
   await step("[6] Download All fetches one ZIP named squeezejpeg-YYYY-MM-DD-N-images.zip", async () => {
@@ -46,4 +60,45 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
     assert.equal(single.suggestedFilename(), "one.jpg");
     await page.context().close();
   });
+
+  for (const [width, height] of [[1280, 800], [375, 812]] as const) {
+    await step(
+      `[4] at ${width} px a file that is not a JPEG by its bytes fails alone, with its reason inline`,
+      async () => {
+        const page = await newPage();
+        await page.setViewportSize({ width, height });
+        await signUpAndOpen(page, `badfile${width}`);
+        const uploads = countUploads(page);
+        // A PNG renamed .jpg passes the browser's checks; the server reads its bytes.
+        const png = Uint8Array.from(atob(TINY_PNG), (c) => c.charCodeAt(0));
+        await fileInput(page).setInputFiles([
+          photo("good-1.jpg"),
+          { name: "renamed.jpg", mimeType: "image/jpeg", buffer: Buffer.from(png) },
+          photo("good-2.jpg"),
+        ]);
+        await page.getByRole("button", { name: "Upload 3 images" }).click();
+        await page.getByText("Upload successful", { exact: true }).waitFor();
+        await page.getByText("2 file(s) uploaded and queued for compression; 1 file was refused", { exact: true })
+          .waitFor();
+        assert.equal(uploads.requests, 1);
+
+        const jobs = await serverJobs(page);
+        const bad = jobs.find((j) => j.filename === "renamed.jpg");
+        assert.ok(bad && bad.status === "error" && bad.errorMessage, JSON.stringify(jobs));
+        const lines = await page.getByTestId("refused-file").allTextContents();
+        assert.deepEqual(lines, [`renamed.jpg: ${bad.errorMessage}`]);
+
+        // Its own failed entry in the list, red, with the reason; the good ones complete.
+        const card = page.locator(`[data-testid="job-card"][data-job-id="${bad.id}"]`);
+        assert.equal(await card.getAttribute("data-status"), "error");
+        assert.equal(await card.getByTestId("job-error").textContent(), bad.errorMessage);
+        await waitForCompleted(page, 2);
+        // Only the accepted files were charged.
+        await page.getByTestId("usage-count").filter({ hasText: "2 / 10" }).waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        assert.ok(overflow <= 0, `no sideways scroll at ${width} px (${overflow})`);
+        await page.context().close();
+      },
+    );
+  }
 });

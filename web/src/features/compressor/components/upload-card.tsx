@@ -1,4 +1,5 @@
 import { memo, type ReactNode, useState } from "react";
+import type { RefusedFile } from "../../../../../contract/jobs.ts";
 import { ApiRequestError } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent } from "../../../components/ui/card.tsx";
@@ -20,6 +21,12 @@ export function uploadErrorText(err: unknown): string {
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The server's reason for a refused file, without the file name it may start with ("'a.jpg': …"). */
+export function refusalReason(r: RefusedFile): string {
+  const prefix = `'${r.filename}': `;
+  return r.error.startsWith(prefix) ? r.error.slice(prefix.length) : r.error;
+}
 
 /**
  * The dropzone, the selected list ("{count} / {max}", total size), the settings summary
@@ -44,6 +51,8 @@ export function UploadCard(
   const upload = useUploadImages();
   const [rejections, setRejections] = useState<FileRejection[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
+  /** Files the server refused on their own (the rest of their upload was accepted). */
+  const [refused, setRefused] = useState<RefusedFile[]>([]);
   const limit = limitLabel(limits.maxFileBytes);
 
   /** Sorts files into the selection; the spec's notices as toasts, each refused file inline. */
@@ -88,19 +97,28 @@ export function UploadCard(
 
   const send = (batch: File[], fromLanding: boolean) => {
     setFailure(null);
+    setRefused([]);
     upload.mutate({ files: batch, settings, allowTarget }, {
-      onSuccess: () => {
-        const n = batch.length;
+      onSuccess: (res) => {
+        const refusedNow = res.refused ?? [];
+        const n = batch.length - refusedNow.length;
+        const notTaken = refusedNow.length > 0
+          ? `; ${plural(refusedNow.length, "file was", "files were")} refused`
+          : "";
         toast(
           fromLanding
             ? {
               title: `Your ${plural(n, "photo is", "photos are")} compressing`,
               description: `Picked before you signed in, uploaded with your saved settings: ${
                 settingsSummary(settings, allowTarget)
-              }`,
+              }${notTaken}`,
             }
-            : { title: "Upload successful", description: `${n} file(s) uploaded and queued for compression` },
+            : {
+              title: "Upload successful",
+              description: `${n} file(s) uploaded and queued for compression${notTaken}`,
+            },
         );
+        setRefused(refusedNow);
         if (!fromLanding) setFiles(() => []);
         setRejections([]);
         onUploaded?.();
@@ -145,6 +163,30 @@ export function UploadCard(
               ))}
             </ul>
             <Button variant="ghost" size="sm" className="shrink-0" onClick={() => setRejections([])}>
+              Dismiss
+            </Button>
+          </div>
+        )}
+        {refused.length > 0 && (
+          <div
+            role="alert"
+            data-testid="upload-refused"
+            className="flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm"
+          >
+            <div className="min-w-0 text-red-700">
+              <p className="font-medium">
+                {plural(refused.length, "file was", "files were")}{" "}
+                not compressed (the others were, and only they count toward your limit):
+              </p>
+              <ul className="space-y-0.5">
+                {refused.map((r, i) => (
+                  <li key={`${r.filename}-${i}`} className="break-all" data-testid="refused-file">
+                    {r.filename}: {refusalReason(r)}
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <Button variant="ghost" size="sm" className="shrink-0" onClick={() => setRefused([])}>
               Dismiss
             </Button>
           </div>
