@@ -367,9 +367,16 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     await page.getByTestId("usage-count").getByText("8 / 10").waitFor();
     await page.getByText("You have used 80% of today's free compressions", { exact: true }).waitFor();
 
-    await upload(page, [photo("day-8.jpg"), photo("day-9.jpg")]);
-    await waitForCompleted(page, 10);
-    await page.getByTestId("usage-card").getByText("Daily limit reached", { exact: true }).waitFor();
+    // Two more from elsewhere (another tab): this page still believes two are left.
+    const status = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const form = new FormData();
+      for (const name of ["day-8.jpg", "day-9.jpg"]) {
+        form.append("images", new File([bytes], name, { type: "image/jpeg" }));
+      }
+      return (await fetch("/api/compress", { method: "POST", body: form })).status;
+    }, photo("x").buffer.toString("base64"));
+    assert.equal(status, 201);
 
     await fileInput(page).setInputFiles([photo("one-too-many.jpg")]);
     const refused = page.waitForResponse((r) => r.url().endsWith("/api/compress"));
@@ -381,6 +388,10 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     await notice(page, error);
     // The refusal also stays where it happened, under the upload button.
     assert.equal(await page.getByTestId("upload-error").textContent(), error);
+    // Usage is read again: the card shows the limit, and nothing more is sent.
+    await page.getByTestId("usage-card").getByText("Daily limit reached", { exact: true }).waitFor();
+    await page.getByTestId("upload-button").filter({ hasText: "Compress 0 of 1" }).waitFor();
+    await page.getByTestId("quota-notice").getByRole("link", { name: "Upgrade to Premium" }).waitFor();
     await page.context().close();
   });
 

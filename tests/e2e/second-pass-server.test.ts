@@ -101,4 +101,64 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       },
     );
   }
+
+  for (const [width, height] of [[1280, 800], [375, 812]] as const) {
+    await step(
+      `[3] at ${width} px the button says how many fit today's quota, only those are sent, the card shows the limit`,
+      async () => {
+        const page = await newPage();
+        await page.setViewportSize({ width, height });
+        await signUpAndOpen(page, `quota${width}`);
+        await upload(page, Array.from({ length: 8 }, (_, i) => photo(`early-${i}.jpg`)));
+        await page.getByTestId("usage-count").filter({ hasText: "8 / 10" }).waitFor();
+
+        const uploads = countUploads(page);
+        await fileInput(page).setInputFiles(Array.from({ length: 5 }, (_, i) => photo(`late-${i}.jpg`)));
+        const button = page.getByTestId("upload-button");
+        assert.equal(await button.textContent(), "Compress 2 of 5");
+        await page.getByRole("link", { name: "Upgrade for all" }).waitFor();
+        const notice = page.getByTestId("quota-notice");
+        await notice.getByText("2 free compressions left today (of 10).").waitFor();
+        await notice.getByText("3 files are over the limit and will not be sent.", { exact: false }).waitFor();
+        assert.equal(await page.getByTestId("over-quota").count(), 3);
+        for (const el of [button, page.getByRole("link", { name: "Upgrade for all" })]) {
+          const box = (await el.boundingBox())!;
+          assert.ok(box.x >= 0 && box.x + box.width <= width, `${await el.textContent()} fits at ${width} px`);
+        }
+
+        await button.click();
+        await page.getByText("Upload successful", { exact: true }).waitFor();
+        assert.equal(uploads.requests, 1);
+        const jobs = await serverJobs(page);
+        assert.equal(jobs.length, 10, "8 + only the 2 that fit");
+        assert.deepEqual(jobs.filter((j) => j.filename.startsWith("late-")).map((j) => j.filename).sort(), [
+          "late-0.jpg",
+          "late-1.jpg",
+        ]);
+        // The 3 others stay selected, marked; nothing more can be sent today.
+        assert.equal(await page.getByTestId("selected-count").textContent(), "3 / 20");
+        await page.getByTestId("upload-button").filter({ hasText: "Compress 0 of 3" }).waitFor();
+        assert.ok(await button.isDisabled());
+        await notice.getByText("Daily limit reached: 10 of 10 free compressions used today.").waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        assert.ok(overflow <= 0, `no sideways scroll at ${width} px (${overflow})`);
+        assert.equal(uploads.requests, 1, "nothing sent that would be refused");
+
+        if (width === 1280) {
+          // Upgrade from the upload card; back from checkout the limit is gone without a reload.
+          await notice.getByRole("link", { name: "Upgrade to Premium" }).click();
+          await page.waitForURL((u) => u.pathname === "/subscribe");
+          await page.getByRole("button", { name: "Subscribe Now" }).click();
+          await page.waitForURL((u) => u.pathname.startsWith("/billing/test-checkout/"));
+          await page.getByRole("button", { name: "Pay" }).click();
+          await page.waitForURL((u) => u.pathname === "/");
+          await page.getByTestId("usage-card").getByText("Unlimited with Premium").waitFor();
+          await fileInput(page).setInputFiles(Array.from({ length: 3 }, (_, i) => photo(`after-${i}.jpg`)));
+          assert.equal(await page.getByTestId("upload-button").textContent(), "Upload 3 images");
+          assert.equal(await page.getByTestId("quota-notice").count(), 0);
+        }
+        await page.context().close();
+      },
+    );
+  }
 });

@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query"
 import type { SubscriptionStatusResponse } from "../../../../../contract/jobs.ts";
 import { apiJson } from "../../../api/client.ts";
 import { USER_QUERY_KEY } from "../../auth/api/get-user.ts";
+import { USAGE_QUERY_KEY } from "../../usage/api/get-usage.ts";
 
 export const SUBSCRIPTION_STATUS_QUERY_KEY = ["/api/subscription/status"] as const;
 
@@ -27,12 +28,13 @@ export function useSubscriptionStatus(enabled = true) {
 
 /**
  * Re-reads everything that depends on the plan: the user (header, limits,
- * ads, banners) and the subscription status. Called after Pay, cancel and
+ * ads, banners), the subscription status and today's usage (its limit). Called after Pay, cancel and
  * when a period ends, so the UI follows without a reload.
  */
 export async function refreshPlan(qc: QueryClient): Promise<void> {
   await Promise.all([
     qc.invalidateQueries({ queryKey: USER_QUERY_KEY }),
     qc.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_QUERY_KEY }),
+    qc.invalidateQueries({ queryKey: USAGE_QUERY_KEY }),
   ]);
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { CompressResponse } from "../../../../../contract/jobs.ts";
+import type { CompressResponse, Usage } from "../../../../../contract/jobs.ts";
 import { throwIfNotOk } from "../../../api/client.ts";
 import { BATCHES_QUERY_KEY } from "../../batches/api/get-batches.ts";
 import { JOBS_QUERY_KEY } from "../../jobs/api/get-jobs.ts";
@@ -82,6 +82,12 @@ export function useUploadImages() {
     mutationFn: (input: UploadInput) => {
       setProgress({ sent: 0, total: 1 });
       return uploadImages(input, setProgress);
+    },
+    // The accepted files are charged at once: count them before usage is read again, so the
+    // button never offers quota that is already spent.
+    onSuccess: (res) => {
+      const charged = res.jobs.length - (res.refused?.length ?? 0);
+      qc.setQueryData<Usage>(USAGE_QUERY_KEY, (u) => (u ? { ...u, used: u.used + charged } : u));
     },
     onSettled: () => {
       for (const queryKey of [JOBS_QUERY_KEY, BATCHES_QUERY_KEY, QUEUE_STATUS_QUERY_KEY, USAGE_QUERY_KEY]) {

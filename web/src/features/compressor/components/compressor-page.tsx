@@ -19,7 +19,7 @@ import { isInFlight } from "../../jobs/lib/job-state.ts";
 import { QueueStatusCard } from "../../usage/components/queue-status-card.tsx";
 import { SessionStatsCard } from "../../usage/components/session-stats-card.tsx";
 import { UsageCard } from "../../usage/components/usage-card.tsx";
-import { USAGE_QUERY_KEY } from "../../usage/api/get-usage.ts";
+import { USAGE_QUERY_KEY, useUsage } from "../../usage/api/get-usage.ts";
 import { useCompressSettings } from "../lib/use-compress-settings.ts";
 import { InfoBanner } from "./info-banner.tsx";
 import { SettingsSummary } from "./settings-summary.tsx";
@@ -66,6 +66,10 @@ export function CompressorPage() {
   const { mutate: zipAll, isPending: zipping } = useDownloadAllZip();
   const downloadAll = useCallback(() => zipAll(), [zipAll]);
 
+  // Today's quota, shared with the usage card (one query): the upload card sends only what fits.
+  const usage = useUsage(active);
+  const quotaKnown = usage.data !== undefined || usage.isError;
+
   // Polling stops once nothing is in flight; take one last look at what depends on finished work.
   const qc = useQueryClient();
   const wasActive = useRef(active);
@@ -78,6 +82,13 @@ export function CompressorPage() {
     wasActive.current = active;
   }, [active, qc]);
 
+  // Back from checkout (or a plan that ended): the limit changed, read today's usage again.
+  const wasPremium = useRef(premium);
+  useEffect(() => {
+    if (wasPremium.current !== premium) void qc.invalidateQueries({ queryKey: USAGE_QUERY_KEY });
+    wasPremium.current = premium;
+  }, [premium, qc]);
+
   return (
     <main id="compressor" tabIndex={-1} className="mx-auto max-w-7xl px-3 py-3 outline-none sm:px-4 sm:py-5">
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_320px] lg:gap-6">
@@ -86,7 +97,8 @@ export function CompressorPage() {
           <UploadCard
             limits={limits}
             settings={settings}
-            settingsReady={ready}
+            settingsReady={ready && quotaKnown}
+            usage={usage.data}
             allowTarget={premium}
             files={files}
             setFiles={setFiles}

@@ -1,9 +1,12 @@
 import { memo, type ReactNode, useState } from "react";
-import type { RefusedFile } from "../../../../../contract/jobs.ts";
+import { Link } from "wouter";
+import type { RefusedFile, Usage } from "../../../../../contract/jobs.ts";
+import { paths } from "../../../../../contract/routes.ts";
 import { ApiRequestError } from "../../../api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { useWindowDrop } from "../../../lib/use-window-drop.ts";
 import { type FileRejection, limitLabel, selectFiles, type UploadLimits } from "../../../lib/validate-files.ts";
@@ -28,6 +31,13 @@ export function refusalReason(r: RefusedFile): string {
   return r.error.startsWith(prefix) ? r.error.slice(prefix.length) : r.error;
 }
 
+/** How many more images today's quota takes: `Infinity` without a limit (Premium) or before usage loads. */
+export const remainingToday = (usage: Usage | undefined): number =>
+  !usage || usage.limit === null ? Infinity : Math.max(0, usage.limit - usage.used);
+
+const resetTime = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+
 /**
  * The dropzone, the selected list ("{count} / {max}", total size), the settings summary
  * (`settingsSlot`) and the upload with its progress. Files dropped anywhere on the page land
@@ -35,11 +45,13 @@ export function refusalReason(r: RefusedFile): string {
  * settings are known. Problems are listed once each, inline, with their figures.
  */
 export function UploadCard(
-  { limits, settings, settingsReady, allowTarget, files, setFiles, settingsSlot, onUploaded }: {
+  { limits, settings, settingsReady, usage, allowTarget, files, setFiles, settingsSlot, onUploaded }: {
     limits: UploadLimits;
     settings: SavedSettings;
-    /** The user's remembered settings have loaded (the landing page's files wait for them). */
+    /** The user's remembered settings and usage have loaded (the landing page's files wait for them). */
     settingsReady: boolean;
+    /** Today's usage (issue 15, item 3): only what fits the daily quota is sent. */
+    usage: Usage | undefined;
     allowTarget: boolean;
     files: File[];
     setFiles: (update: (prev: File[]) => File[]) => void;
@@ -54,6 +66,9 @@ export function UploadCard(
   /** Files the server refused on their own (the rest of their upload was accepted). */
   const [refused, setRefused] = useState<RefusedFile[]>([]);
   const limit = limitLabel(limits.maxFileBytes);
+  const remaining = remainingToday(usage);
+  /** Files past today's quota: they stay selected, marked, and are not sent. */
+  const sendable = Math.min(files.length, remaining);
 
   /** Sorts files into the selection; the spec's notices as toasts, each refused file inline. */
   const sort = (picked: File[], alreadySelected: number): File[] => {
@@ -95,7 +110,19 @@ export function UploadCard(
   };
   const { dragging } = useWindowDrop(addFiles);
 
-  const send = (batch: File[], fromLanding: boolean) => {
+  /** Sends what fits today's quota; the rest stays selected with a note (nothing is sent to be refused). */
+  const send = (picked: File[], fromLanding: boolean) => {
+    const batch = picked.slice(0, remaining);
+    const left = picked.slice(batch.length);
+    if (fromLanding && left.length > 0) setFiles((prev) => [...prev, ...left]);
+    if (batch.length === 0) {
+      toast({
+        title: "Daily limit reached",
+        description: "Today's free compressions are used up; upgrade to Premium to compress these now",
+        variant: "destructive",
+      });
+      return;
+    }
     setFailure(null);
     setRefused([]);
     upload.mutate({ files: batch, settings, allowTarget }, {
@@ -119,7 +146,7 @@ export function UploadCard(
             },
         );
         setRefused(refusedNow);
-        if (!fromLanding) setFiles(() => []);
+        if (!fromLanding) setFiles(() => left);
         setRejections([]);
         onUploaded?.();
       },
@@ -201,20 +228,47 @@ export function UploadCard(
                 key={`${f.name}-${f.size}-${f.lastModified}-${i}`}
                 file={f}
                 disabled={upload.isPending}
+                overQuota={i >= remaining}
                 onRemove={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
               />
             ))}
           </ul>
         )}
         {settingsSlot}
+        {usage && usage.limit !== null && (remaining === 0 || sendable < files.length) && (
+          <QuotaNotice
+            used={usage.used}
+            limit={usage.limit}
+            resetsAt={usage.resetsAt}
+            waiting={files.length - sendable}
+          />
+        )}
         <div className="flex flex-wrap items-center gap-2">
-          <Button onClick={() => send(files, false)} disabled={files.length === 0 || upload.isPending}>
+          <Button
+            onClick={() => send(files, false)}
+            disabled={sendable === 0 || upload.isPending}
+            data-testid="upload-button"
+          >
             {upload.isPending
               ? "Uploading..."
               : files.length === 0
               ? "Upload images"
+              : sendable < files.length
+              ? `Compress ${sendable} of ${files.length}`
               : `Upload ${files.length} image${files.length === 1 ? "" : "s"}`}
           </Button>
+          {sendable < files.length && !upload.isPending && (
+            <>
+              <span aria-hidden="true" className="text-slate-400">·</span>
+              <Link
+                href={paths.subscribe}
+                className="text-sm font-medium text-brand-700 underline"
+                data-testid="upgrade-for-all"
+              >
+                Upgrade for all
+              </Link>
+            </>
+          )}
           {files.length > 0 && (
             <Button
               variant="secondary"
@@ -243,11 +297,25 @@ export function UploadCard(
 }
 
 const SelectedRow = memo(function SelectedRow(
-  { file, disabled, onRemove }: { file: File; disabled: boolean; onRemove: () => void },
+  { file, disabled, overQuota, onRemove }: {
+    file: File;
+    disabled: boolean;
+    /** Past today's quota: it will not be sent. */
+    overQuota: boolean;
+    onRemove: () => void;
+  },
 ) {
   return (
-    <li className="flex items-center justify-between gap-3 px-3 py-1.5 text-sm">
+    <li
+      className={cn("flex items-center justify-between gap-3 px-3 py-1.5 text-sm", overQuota && "bg-amber-50")}
+      data-over-quota={overQuota || undefined}
+    >
       <span className="min-w-0 flex-1 truncate" title={file.name}>{file.name}</span>
+      {overQuota && (
+        <span className="shrink-0 text-xs font-medium text-amber-800" data-testid="over-quota">
+          Over today's limit
+        </span>
+      )}
       <span className="shrink-0 text-slate-500">{formatBytes(file.size)}</span>
       <button
         type="button"
@@ -284,6 +352,34 @@ function UploadProgressBar({ progress }: { progress: UploadProgress | null }) {
           </p>
         </>
       )}
+    </div>
+  );
+}
+
+/** The daily limit, where the upload happens: what is left today, what waits, and the way past it. */
+function QuotaNotice(
+  { used, limit, resetsAt, waiting }: { used: number; limit: number; resetsAt: string; waiting: number },
+) {
+  const left = Math.max(0, limit - used);
+  return (
+    <div
+      role="status"
+      data-testid="quota-notice"
+      className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+    >
+      <p className="min-w-0">
+        {left === 0
+          ? <span className="font-semibold">Daily limit reached: {used} of {limit} free compressions used today.</span>
+          : (
+            <span className="font-semibold">
+              {plural(left, "free compression", "free compressions")} left today (of {limit}).
+            </span>
+          )} {waiting > 0 && <>{plural(waiting, "file is", "files are")} over the limit and will not be sent.</>}
+        Resets at {resetTime(resetsAt)}.
+      </p>
+      <Button asChild size="sm">
+        <Link href={paths.subscribe}>Upgrade to Premium</Link>
+      </Button>
     </div>
   );
 }
