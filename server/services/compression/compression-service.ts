@@ -248,12 +248,19 @@ export class CompressionService {
       });
     }
     const charged = entries.filter((e) => "charged" in e && e.charged).length;
-    if (!this.#store.hasRoomFor(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
-    if (plan.dailyCompressions === null) {
-      if (charged > 0) await addUsage(this.#db, user.id, day, charged);
-    } else if (charged > 0 && !await reserveQuota(this.#db, user.id, day, charged, plan.dailyCompressions)) {
-      const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
-      throw dailyLimitReached(plan, left, charged);
+    // The originals are stored again under the new jobs: room is reserved across the awaits below.
+    const room = this.#store.reserve();
+    if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
+    try {
+      if (plan.dailyCompressions === null) {
+        if (charged > 0) await addUsage(this.#db, user.id, day, charged);
+      } else if (charged > 0 && !await reserveQuota(this.#db, user.id, day, charged, plan.dailyCompressions)) {
+        const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
+        throw dailyLimitReached(plan, left, charged);
+      }
+    } catch (err) {
+      room.release();
+      throw err;
     }
     const options = storedSettings(user);
     try {
@@ -274,6 +281,8 @@ export class CompressionService {
     } catch (err) {
       if (charged > 0) await releaseQuota(this.#db, user.id, day, charged);
       throw err;
+    } finally {
+      room.release();
     }
   }
 
