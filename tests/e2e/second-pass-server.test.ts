@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
-import { fileInput, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+import { fileInput, openSettings, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 /** The user's jobs as the server has them. */
 const serverJobs = (page: Page) =>
@@ -161,4 +161,87 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       },
     );
   }
+
+  await step(
+    "[5] Re-compress a job and a batch with the current settings: new jobs at the new quality, the old result still downloads",
+    async () => {
+      const page = await newPage();
+      await signUpAndOpen(page, "recompressor");
+      const uploads = countUploads(page);
+      await upload(page, [photo("again.jpg")]);
+      await waitForCompleted(page, 1);
+      const [first] = await serverJobs(page);
+      assert.ok(first && first.quality === 80);
+      await page.getByTestId("usage-count").filter({ hasText: "1 / 10" }).waitFor();
+
+      await openSettings(page);
+      const quality = page.getByLabel("Quality", { exact: true });
+      await quality.focus();
+      for (let i = 0; i < 30; i++) await page.keyboard.press("ArrowLeft");
+      assert.equal(await page.getByTestId("quality-value").textContent(), "50 · Fair");
+      await page.getByRole("button", { name: "Done", exact: true }).click();
+
+      const button = page.getByRole("button", { name: "Re-compress again.jpg with current settings" });
+      assert.equal(
+        await button.getAttribute("title"),
+        "Re-compress with current settings: Quality 50 · JPEG · metadata stripped",
+      );
+      await button.click();
+      await page.getByText("Re-compressing again.jpg", { exact: true }).waitFor();
+      await waitForCompleted(page, 2);
+      const second = (await serverJobs(page)).find((j) => j.id !== first.id)!;
+      assert.equal(second.sourceJobId, first.id);
+      assert.equal(second.quality, 50);
+      assert.equal(uploads.requests, 1, "no file was sent again");
+      const newCard = page.locator(`[data-testid="job-card"][data-job-id="${second.id}"]`);
+      assert.equal(await newCard.getByTestId("job-source").textContent(), "Re-compressed from again.jpg");
+      // The old result stays and still downloads.
+      const oldCard = page.locator(`[data-testid="job-card"][data-job-id="${first.id}"]`);
+      assert.equal(await oldCard.getAttribute("data-status"), "completed");
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        oldCard.getByRole("button", { name: "Download again.jpg" }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), "again.jpg");
+      const oldBytes = await Deno.readFile((await download.path())!);
+      const newRes = await page.request.get(`/api/download/${second.id}`);
+      assert.equal(newRes.status(), 200);
+      assert.notDeepEqual(new Uint8Array(await newRes.body()), oldBytes, "a new result beside the old one");
+      // A re-compression of an image charged today costs no quota.
+      await page.getByTestId("usage-count").filter({ hasText: "1 / 10" }).waitFor();
+
+      // A whole batch, from the batch list.
+      const batchButton = page.getByTestId("batch-row").last().getByRole("button", {
+        name: /^Re-compress batch .+ with current settings$/,
+      });
+      await batchButton.click();
+      await page.getByText(/^Re-compressing 1 image of /).waitFor();
+      await waitForCompleted(page, 3);
+      const third = (await serverJobs(page)).find((j) => j.id !== first.id && j.id !== second.id)!;
+      assert.equal(third.quality, 50);
+      assert.ok(third.sourceJobId === first.id, JSON.stringify(third));
+      assert.equal(uploads.requests, 1);
+
+      // A refusal reads as the server wrote it (here: the originals expired from memory).
+      const expired = "The originals are no longer in memory; upload the files again";
+      await page.route(
+        "**/api/jobs/*/recompress",
+        (route) =>
+          route.fulfill({ status: 410, contentType: "application/json", body: JSON.stringify({ error: expired }) }),
+      );
+      await oldCard.getByRole("button", { name: "Re-compress again.jpg with current settings" }).click();
+      await page.getByText("Could not re-compress again.jpg", { exact: true }).waitFor();
+      await page.getByText(expired, { exact: true }).waitFor();
+      await page.unroute("**/api/jobs/*/recompress");
+
+      // At 375 px the card's actions still fit.
+      await page.setViewportSize({ width: 375, height: 812 });
+      const box = (await oldCard.getByRole("button", { name: "Re-compress again.jpg with current settings" })
+        .boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= 375, "Re-compress fits at 375 px");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 0, `no sideways scroll at 375 px (${overflow})`);
+      await page.context().close();
+    },
+  );
 });

@@ -31,7 +31,17 @@ const STATUS_LABELS: Record<Batch["status"], string> = {
  * pause/resume/cancel and ZIP actions. A batch whose jobs were all deleted is not shown (the
  * server keeps the row; there is nothing left in it to act on or download).
  */
-export function BatchPanel({ batches: all }: { batches: Batch[] }) {
+export function BatchPanel(
+  { batches: all, onRecompress, recompressSettings, recompressingId }: {
+    batches: Batch[];
+    /** Re-compress the batch's completed images with the current settings, as a new batch. */
+    onRecompress?: (batch: Batch) => void;
+    /** The current settings in words. */
+    recompressSettings?: string;
+    /** The batch whose re-compression is being sent. */
+    recompressingId?: string;
+  },
+) {
   const batches = all.filter((b) => b.jobs.length > 0);
   const action = useBatchAction();
   const { mutate } = action;
@@ -52,6 +62,9 @@ export function BatchPanel({ batches: all }: { batches: Batch[] }) {
                   batch={b}
                   busy={busyId === b.id}
                   run={(a) => mutate({ id: b.id, action: a })}
+                  onRecompress={onRecompress}
+                  recompressSettings={recompressSettings}
+                  recompressing={recompressingId === b.id}
                 />
               ))}
             </ul>
@@ -62,7 +75,14 @@ export function BatchPanel({ batches: all }: { batches: Batch[] }) {
 }
 
 const BatchRow = memo(function BatchRow(
-  { batch, busy, run }: { batch: Batch; busy: boolean; run: (a: BatchAction) => void },
+  { batch, busy, run, onRecompress, recompressSettings, recompressing }: {
+    batch: Batch;
+    busy: boolean;
+    run: (a: BatchAction) => void;
+    onRecompress?: (batch: Batch) => void;
+    recompressSettings?: string;
+    recompressing: boolean;
+  },
 ) {
   const c = batchCounts(batch);
   return (
@@ -131,6 +151,20 @@ const BatchRow = memo(function BatchRow(
             aria-label={`Cancel ${batch.name}`}
           >
             Cancel
+          </Button>
+        )}
+        {c.completed > 0 && onRecompress && (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={recompressing}
+            onClick={() => onRecompress(batch)}
+            aria-label={`Re-compress batch ${batch.name} with current settings`}
+            title={`Re-compress the completed images with current settings${
+              recompressSettings ? `: ${recompressSettings}` : ""
+            }`}
+          >
+            {recompressing ? "Re-compressing..." : "Re-compress"}
           </Button>
         )}
         {c.completed > 0 && (

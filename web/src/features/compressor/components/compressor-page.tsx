@@ -1,25 +1,29 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isPremium } from "../../../../../contract/accounts.ts";
-import type { Job } from "../../../../../contract/jobs.ts";
+import type { Batch, Job } from "../../../../../contract/jobs.ts";
 import { planFor } from "../../../../../contract/plans.ts";
 import { AdSlot } from "../../ads/components/ad-slot.tsx";
 import { useUser } from "../../auth/api/get-user.ts";
 import { BatchActions } from "../../batches/components/batch-actions.tsx";
 import { BatchPanel } from "../../batches/components/batch-panel.tsx";
 import { BATCHES_QUERY_KEY, useBatches } from "../../batches/api/get-batches.ts";
+import { useRecompressBatch } from "../../batches/api/batch-actions.ts";
 import { SubscriptionCard } from "../../billing/components/subscription-card.tsx";
 import { ComparePanel } from "../../compare/components/compare-panel.tsx";
 import { useDeleteJobs } from "../../jobs/api/delete-job.ts";
 import { downloadUrl, previewUrl, useDownloadAllZip } from "../../jobs/api/download-job.ts";
 import { useJobs } from "../../jobs/api/get-jobs.ts";
 import { QUEUE_STATUS_QUERY_KEY, useQueueStatus } from "../../jobs/api/get-queue-status.ts";
+import { useRecompressJob } from "../../jobs/api/recompress-job.ts";
 import { ProcessingQueue } from "../../jobs/components/processing-queue.tsx";
 import { isInFlight } from "../../jobs/lib/job-state.ts";
 import { QueueStatusCard } from "../../usage/components/queue-status-card.tsx";
 import { SessionStatsCard } from "../../usage/components/session-stats-card.tsx";
 import { UsageCard } from "../../usage/components/usage-card.tsx";
 import { USAGE_QUERY_KEY, useUsage } from "../../usage/api/get-usage.ts";
+import { compressSettingsOf } from "../lib/compress-settings.ts";
+import { settingsSummary } from "../lib/settings-summary.ts";
 import { useCompressSettings } from "../lib/use-compress-settings.ts";
 import { InfoBanner } from "./info-banner.tsx";
 import { SettingsSummary } from "./settings-summary.tsx";
@@ -66,6 +70,20 @@ export function CompressorPage() {
   const { mutate: zipAll, isPending: zipping } = useDownloadAllZip();
   const downloadAll = useCallback(() => zipAll(), [zipAll]);
 
+  // Re-compress from memory with the settings now in the panel (read through a ref, so the
+  // callbacks stay stable and the memoised cards are not re-rendered by every settings change).
+  const summary = settingsSummary(settings, premium);
+  const current = useRef({ settings: compressSettingsOf(settings, premium), summary });
+  current.current = { settings: compressSettingsOf(settings, premium), summary };
+  const { mutate: recompressJob } = useRecompressJob();
+  const onRecompressJob = useCallback((job: Job) => recompressJob({ job, ...current.current }), [recompressJob]);
+  const recompressBatch = useRecompressBatch();
+  const { mutate: recompressBatchMutate } = recompressBatch;
+  const onRecompressBatch = useCallback(
+    (batch: Batch) => recompressBatchMutate({ batch, ...current.current }),
+    [recompressBatchMutate],
+  );
+
   // Today's quota, shared with the usage card (one query): the upload card sends only what fits.
   const usage = useUsage(active);
   const quotaKnown = usage.data !== undefined || usage.isError;
@@ -105,7 +123,13 @@ export function CompressorPage() {
             settingsSlot={<SettingsSummary settings={settings} update={update} premium={premium} />}
             onUploaded={showResults}
           />
-          <ProcessingQueue jobs={jobs} isLoading={jobsQuery.isLoading} renderCompare={renderCompare} />
+          <ProcessingQueue
+            jobs={jobs}
+            isLoading={jobsQuery.isLoading}
+            renderCompare={renderCompare}
+            onRecompress={onRecompressJob}
+            recompressSettings={summary}
+          />
           <BatchActions
             jobs={jobs}
             downloadAll={downloadAll}
@@ -113,7 +137,12 @@ export function CompressorPage() {
             deleteJobs={remove.mutate}
             deleting={remove.isPending}
           />
-          <BatchPanel batches={batches} />
+          <BatchPanel
+            batches={batches}
+            onRecompress={onRecompressBatch}
+            recompressSettings={summary}
+            recompressingId={recompressBatch.isPending ? recompressBatch.variables?.batch.id : undefined}
+          />
           <AdSlot placement="compressor" />
         </div>
         <aside aria-label="Account and usage" className="min-w-0 space-y-6">

@@ -26,6 +26,12 @@ export interface JobCardProps {
   onDelete: (id: string) => void;
   /** The Compare panel, supplied by the page (features do not import each other). */
   renderCompare: (job: Job, onClose: () => void) => ReactNode;
+  /** Re-compress the original in memory with the settings now in the settings panel. */
+  onRecompress?: (job: Job) => void;
+  /** Those settings in words, for the button's title. */
+  recompressSettings?: string;
+  /** On a re-compression: the file name of the job it came from (null when that job was deleted). */
+  sourceName?: string | null;
 }
 
 /**
@@ -33,7 +39,9 @@ export interface JobCardProps {
  * never move the cards below; memoised, and the query's structural sharing
  * keeps unchanged jobs the same object, so a poll re-renders only changed cards.
  */
-export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: JobCardProps) {
+export const JobCard = memo(function JobCard(
+  { job, onDelete, renderCompare, onRecompress, recompressSettings, sourceName }: JobCardProps,
+) {
   const [comparing, setComparing] = useState(false);
   const [thumbFailed, setThumbFailed] = useState(false);
   const error = job.status === "error";
@@ -77,6 +85,11 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
               {STATUS_LABELS[job.status]}
             </span>
           </div>
+          {job.sourceJobId && (
+            <p className="text-xs font-medium text-brand-700" data-testid="job-source">
+              Re-compressed from {sourceName ?? "an earlier upload"}
+            </p>
+          )}
           <p className="text-xs text-slate-500">
             {formatBytes(job.originalSize)}
             {job.width && job.height ? ` · ${job.width}×${job.height}` : ""}
@@ -111,6 +124,20 @@ export const JobCard = memo(function JobCard({ job, onDelete, renderCompare }: J
               disabled={!canDownload}
             >
               Download
+            </Button>
+          )}
+          {job.status === "completed" && onRecompress && (
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-label={`Re-compress ${job.filename} with current settings`}
+              title={job.expired
+                ? "The original is no longer in memory; upload it again to re-compress it"
+                : `Re-compress with current settings${recompressSettings ? `: ${recompressSettings}` : ""}`}
+              onClick={() => onRecompress(job)}
+              disabled={job.expired}
+            >
+              Re-compress
             </Button>
           )}
           {job.expired && <span className="text-xs text-slate-500">The result was deleted from memory</span>}

@@ -11,10 +11,14 @@ import { JobCard } from "./job-card.tsx";
  * order: lowest score, largest file, or only the images that were already optimised.
  */
 export function ProcessingQueue(
-  { jobs, isLoading, renderCompare }: {
+  { jobs, isLoading, renderCompare, onRecompress, recompressSettings }: {
     jobs: Job[];
     isLoading: boolean;
     renderCompare: (job: Job, onClose: () => void) => ReactNode;
+    /** Re-compress a completed job with the current settings (stable, so cards stay memoised). */
+    onRecompress?: (job: Job) => void;
+    /** The current settings in words. */
+    recompressSettings?: string;
   },
 ) {
   const remove = useDeleteJobs();
@@ -22,6 +26,7 @@ export function ProcessingQueue(
   const onDelete = useCallback((id: string) => mutate([id]), [mutate]);
   const [order, setOrder] = useState<JobOrder>("newest");
   const shown = useMemo(() => orderJobs(jobs, order), [jobs, order]);
+  const names = useMemo(() => new Map(jobs.map((j) => [j.id, j.filename])), [jobs]);
   const done = jobs.filter((j) => j.status === "completed").length;
   const summary = savingsText(savings(jobs));
   return (
@@ -67,7 +72,17 @@ export function ProcessingQueue(
           )
           : (
             <ul className="space-y-3" aria-label="Jobs">
-              {shown.map((job) => <JobCard key={job.id} job={job} onDelete={onDelete} renderCompare={renderCompare} />)}
+              {shown.map((job) => (
+                <JobCard
+                  key={job.id}
+                  job={job}
+                  onDelete={onDelete}
+                  renderCompare={renderCompare}
+                  onRecompress={onRecompress}
+                  recompressSettings={recompressSettings}
+                  sourceName={job.sourceJobId ? names.get(job.sourceJobId) ?? null : undefined}
+                />
+              ))}
             </ul>
           )}
       </CardContent>
