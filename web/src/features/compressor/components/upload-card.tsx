@@ -367,15 +367,15 @@ function QuotaNotice(
       data-testid="quota-notice"
       className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
     >
-      <p className="min-w-0">
+      <p className="min-w-0 flex-1 basis-64">
         {left === 0
           ? <span className="font-semibold">Daily limit reached: {used} of {limit} free compressions used today.</span>
           : (
             <span className="font-semibold">
               {plural(left, "free compression", "free compressions")} left today (of {limit}).
             </span>
-          )} {waiting > 0 && <>{plural(waiting, "file is", "files are")} over the limit and will not be sent.</>}
-        Resets at {resetTime(resetsAt)}.
+          )} {waiting > 0 && `${plural(waiting, "file is", "files are")} over the limit and will not be sent. `}
+        {`Resets at ${resetTime(resetsAt)}.`}
       </p>
       <Button asChild size="sm">
         <Link href={paths.subscribe}>Upgrade to Premium</Link>
