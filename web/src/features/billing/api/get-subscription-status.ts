@@ -32,9 +32,11 @@ export function useSubscriptionStatus(enabled = true) {
  * when a period ends, so the UI follows without a reload.
  */
 export async function refreshPlan(qc: QueryClient): Promise<void> {
+  // Not awaited: callers' notices wait only for the plan (awaiting more lets the cancel card
+  // unmount before its "Subscription Cancelled" notice is shown).
+  void qc.invalidateQueries({ queryKey: USAGE_QUERY_KEY });
   await Promise.all([
     qc.invalidateQueries({ queryKey: USER_QUERY_KEY }),
     qc.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_QUERY_KEY }),
-    qc.invalidateQueries({ queryKey: USAGE_QUERY_KEY }),
   ]);
 }
