@@ -8,9 +8,42 @@ import { adviseHugePages } from "./libc.ts";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
+/** Every codec WASM a worker may load: [a resolvable module of the package, the file relative to it]. */
+export const CODEC_WASM: ReadonlyArray<readonly [entry: string, file: string]> = [
+  ["@jsquash/jpeg/decode.js", "./codec/dec/mozjpeg_dec.wasm"],
+  ["@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm"],
+  ["@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm"],
+  ["@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm"],
+];
+
+/** Compiled modules by file URL, as posted from the host worker to each codec worker. */
+export type CompiledModules = Record<string, WebAssembly.Module>;
+
+/**
+ * Compiles every codec once (the host worker does, for all codec workers).
+ * A posted WebAssembly.Module shares its machine code: code V8 has optimised
+ * (tiered up from Liftoff to TurboFan) for one worker serves every later one.
+ */
+export async function compileCodecs(): Promise<CompiledModules> {
+  const modules: CompiledModules = {};
+  for (const [entry, file] of CODEC_WASM) {
+    modules[wasmUrl(entry, file).href] = await compilePackageWasm(entry, file);
+  }
+  return modules;
+}
+
+/** Makes `compilePackageWasm` return these modules instead of compiling its own. */
+export function useCompiledModules(modules: CompiledModules): void {
+  for (const [href, module] of Object.entries(modules)) {
+    if (!compiled.has(href)) compiled.set(href, Promise.resolve(module));
+  }
+}
+
+const wasmUrl = (entry: string, file: string) => new URL(file, import.meta.resolve(entry));
+
 /** `entry` is a resolvable module of the package; `file` is relative to it. */
 export function compilePackageWasm(entry: string, file: string): Promise<WebAssembly.Module> {
-  const url = new URL(file, import.meta.resolve(entry));
+  const url = wasmUrl(entry, file);
   const key = url.href;
   let module = compiled.get(key);
   if (!module) {
@@ -25,6 +58,16 @@ export function isEmscriptenExit(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ExitStatus";
 }
 
+/** Each codec's current WASM memory, by compiled module (a re-instantiated codec replaces its entry). */
+const heaps = new Map<WebAssembly.Module, WebAssembly.Memory>();
+
+/** Bytes held by this thread's codec heaps: they grow with the largest image and never shrink. */
+export function wasmHeapBytes(): number {
+  let bytes = 0;
+  for (const memory of heaps.values()) bytes += memory.buffer.byteLength;
+  return bytes;
+}
+
 /** jsquash's `init(module, overrides)`; its .d.ts only declares the one-argument form. */
 export type JsquashInit = (module: WebAssembly.Module, overrides: Record<string, unknown>) => Promise<unknown>;
 
@@ -37,7 +80,10 @@ export function codecModule(module: WebAssembly.Module, onStderr?: (line: string
     instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) {
       const instance = new WebAssembly.Instance(module, imports);
       const memory = Object.values(instance.exports).find((v) => v instanceof WebAssembly.Memory);
-      if (memory) adviseHugePages(memory.buffer, HEAP_RESERVE_BYTES);
+      if (memory) {
+        adviseHugePages(memory.buffer, HEAP_RESERVE_BYTES);
+        heaps.set(module, memory);
+      }
       done(instance);
       return instance.exports;
     },

@@ -7,10 +7,18 @@
  * their own MessagePort; this worker only sees spawn, terminate and crashes.
  */
 import { lowerThreadPriority } from "../libc.ts";
+import { compileCodecs, type CompiledModules } from "../wasm.ts";
 import type { ConnectWorker, FromHost, ToHost, WarmWorker } from "./protocol.ts";
 
 // Threads inherit their creator's priority: codec workers then build their runtime at nice 10 too.
 lowerThreadPriority();
+
+/**
+ * Compiled once here and posted to every codec worker (see wasm.ts). Messages
+ * wait for it; should it fail, each worker compiles its own as before.
+ */
+let modules: CompiledModules = {};
+const compiling = compileCodecs().then((compiled) => void (modules = compiled), () => {});
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 const workers = new Map<number, Worker>();
@@ -26,7 +34,7 @@ const post = (message: FromHost) => self.postMessage(message);
 
 const startWorker = (): Worker => {
   const worker = new Worker(WORKER_URL, { type: "module" });
-  worker.postMessage({ type: "warm" } satisfies WarmWorker);
+  worker.postMessage({ type: "warm", modules } satisfies WarmWorker);
   return worker;
 };
 
@@ -34,8 +42,10 @@ const topUp = () => {
   while (spares.length < spareCount) spares.push(startWorker());
 };
 
-self.onmessage = (event: MessageEvent<ToHost>) => {
-  const message = event.data;
+// Handlers run in arrival order once the codecs are compiled.
+self.onmessage = (event: MessageEvent<ToHost>) => void compiling.then(() => handle(event.data));
+
+function handle(message: ToHost) {
   if (message.type === "spares") {
     spareCount = message.count;
     topUp();
@@ -65,4 +75,4 @@ self.onmessage = (event: MessageEvent<ToHost>) => {
     spareCount = 0;
     post({ type: "closed" });
   }
-};
+}

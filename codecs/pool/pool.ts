@@ -24,8 +24,13 @@ export interface CodecPoolOptions {
   maxPixels?: number;
   /** Replace a worker after this many jobs. Default 200. */
   recycleAfterJobs?: number;
-  /** Replace a worker after an image of at least this many pixels. Default 4 MP. */
-  recycleAfterPixels?: number;
+  /**
+   * Replace a worker once its codec heaps hold this many bytes (they grow with
+   * the largest image and never shrink). Default 160 MiB: a worker is kept after
+   * images up to about 7 MP (4.1 MP leaves 92 MiB, 6.3 MP 134 MiB, 20.4 MP
+   * 399 MiB, measured), so it stays warm instead of starting afresh.
+   */
+  recycleAfterHeapBytes?: number;
   /**
    * Pixels that may be in work at once across all workers (a lone image always
    * runs). A job's peak is about `estimateJobMemory(pixels)`, so this bounds
@@ -86,22 +91,24 @@ interface Slot {
 }
 
 const DEFAULT_MAX_PIXELS = 50_000_000;
+const DEFAULT_RECYCLE_HEAP_BYTES = 160 * 2 ** 20;
 const MAX_PASSES = 4;
 
 /** Internal hooks for tests; not part of codecs/mod.ts. */
-export const poolInternals = new WeakMap<CodecPool, { crashBusyWorker(): void; crashHost(): void }>();
+export const poolInternals = new WeakMap<CodecPool, { crashNextJob(): void; crashHost(): void }>();
 
 export function createCodecPool(options: CodecPoolOptions): CodecPool {
   if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError("size must be a positive integer");
   const defaultMaxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const recycleAfterJobs = options.recycleAfterJobs ?? 200;
-  const recycleAfterPixels = options.recycleAfterPixels ?? 4_000_000;
+  const recycleAfterHeapBytes = options.recycleAfterHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
   const maxInFlightPixels = options.maxInFlightPixels ?? 40_000_000;
   const queue: Job[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
   let drained: (() => void) | null = null;
+  let crashNext = false;
 
   // Workers are started off this thread, with one spare each, so recycling never stalls the server.
   const host = createWorkerHost(options.size);
@@ -132,8 +139,8 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     startWorker(slot);
   };
 
-  /** `heapGrown`: the job reached the codec, so its worker's WASM heap may hold the image. */
-  const finish = (slot: Slot, outcome: CompressResult | Error, heapGrown = true) => {
+  /** `heapBytes`: what the worker's codec heaps hold after the job, when it reported them. */
+  const finish = (slot: Slot, outcome: CompressResult | Error, heapBytes = 0) => {
     const job = slot.job;
     if (!job) return;
     slot.job = null;
@@ -141,7 +148,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     job.cleanup();
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
-    if (slot.jobsDone >= recycleAfterJobs || (heapGrown && job.pixels >= recycleAfterPixels)) replace(slot);
+    if (slot.jobsDone >= recycleAfterJobs || heapBytes >= recycleAfterHeapBytes) replace(slot);
     dispatch();
   };
 
@@ -149,11 +156,11 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     const job = slot.job;
     if (!job || message.id !== job.id) return;
     if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
-    else if (message.type === "result") finish(slot, message.result);
+    else if (message.type === "result") finish(slot, message.result, message.heapBytes);
     else if (message.recycle) {
       replace(slot);
-      finish(slot, fromCodecErrorData(message.error), false);
-    } else finish(slot, fromCodecErrorData(message.error), message.wasmUsed);
+      finish(slot, fromCodecErrorData(message.error));
+    } else finish(slot, fromCodecErrorData(message.error), message.heapBytes);
   };
 
   const inFlightPixels = () => slots.reduce((sum, s) => sum + (s.job?.pixels ?? 0), 0);
@@ -210,7 +217,9 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       bytes: job.bytes,
       settings: job.settings,
       maxPixels: job.maxPixels,
+      ...(crashNext ? { crash: true } : {}),
     };
+    crashNext = false;
     slot.worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
   };
 
@@ -290,10 +299,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   returnFreedMemory();
   for (let i = 0; i < options.size; i++) slots.push(spawn());
   poolInternals.set(pool, {
-    crashBusyWorker() {
-      const slot = slots.find((s) => s.job);
-      slot?.worker.postMessage({ type: "crash" } satisfies ToWorker);
-    },
+    crashNextJob: () => void (crashNext = true),
     crashHost: () => host.crashHost(),
   });
   return pool;

@@ -2,20 +2,18 @@
 import type { CompressSettings } from "../../contract/settings.ts";
 import type { CodecErrorData } from "../errors.ts";
 import type { CompressResult, CompressStage } from "../types.ts";
+import type { CompiledModules } from "../wasm.ts";
 
 export type ToWorker =
-  | { type: "compress"; id: number; bytes: Uint8Array; settings: CompressSettings; maxPixels: number }
-  /** Test hook: throw an uncaught error inside the worker. */
-  | { type: "crash" };
+  /** `crash` (test hook): throw an uncaught error inside the worker instead of running the job. */
+  { type: "compress"; id: number; bytes: Uint8Array; settings: CompressSettings; maxPixels: number; crash?: true };
 
 export type FromWorker =
   | { type: "progress"; id: number; stage: CompressStage; percent: number }
-  | { type: "result"; id: number; result: CompressResult }
-  /**
-   * `recycle`: the WASM instance may be inconsistent after this error; replace the worker.
-   * `wasmUsed`: the job got past the header checks into the codec (its heap may have grown).
-   */
-  | { type: "error"; id: number; error: CodecErrorData; recycle: boolean; wasmUsed: boolean };
+  /** `heapBytes`: what the worker's codec heaps hold now (they never shrink). */
+  | { type: "result"; id: number; result: CompressResult; heapBytes: number }
+  /** `recycle`: the WASM instance may be inconsistent after this error; replace the worker. */
+  | { type: "error"; id: number; error: CodecErrorData; recycle: boolean; heapBytes: number };
 
 /** Messages between the pool and the host worker that starts and stops codec workers. */
 export type ToHost =
@@ -35,5 +33,5 @@ export type FromHost =
   | { type: "closed" };
 
 /** The host's messages to a codec worker: `warm` on start, `connect` when it is taken into service. */
-export type WarmWorker = { type: "warm" };
+export type WarmWorker = { type: "warm"; modules: CompiledModules };
 export type ConnectWorker = { type: "connect"; port: MessagePort };

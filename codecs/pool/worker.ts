@@ -8,16 +8,18 @@ import { toCodecErrorData } from "../errors.ts";
 import { compressImage } from "../pipeline/compress.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
+import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
 
 lowerThreadPriority();
 
 self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
-  if (event.data.type === "warm") return;
+  if (event.data.type === "warm") return useCompiledModules(event.data.modules);
   const port = event.data.port;
   const post = (message: FromWorker, transfer: Transferable[] = []) => port.postMessage(message, transfer);
   port.onmessage = async (event: MessageEvent<ToWorker>) => {
     const message = event.data;
-    if (message.type === "crash") {
+    // In the job's own message: a job runs to its end without yielding, so a later message could miss it.
+    if (message.crash) {
       setTimeout(() => {
         throw new Error("Deliberate crash for a test");
       });
@@ -35,14 +37,20 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
           post({ type: "progress", id, stage, percent });
         },
       );
-      post({ type: "result", id, result }, [
+      post({ type: "result", id, result, heapBytes: wasmHeapBytes() }, [
         result.bytes.buffer as ArrayBuffer,
         result.thumbnail.buffer as ArrayBuffer,
       ]);
     } catch (error) {
       const data = toCodecErrorData(error);
       // A failed decode/encode may leave WASM state behind; a fresh worker is cheap.
-      post({ type: "error", id, error: data, recycle: wasmUsed && data.code === "corrupt_image", wasmUsed });
+      post({
+        type: "error",
+        id,
+        error: data,
+        recycle: wasmUsed && data.code === "corrupt_image",
+        heapBytes: wasmHeapBytes(),
+      });
     }
   };
 };

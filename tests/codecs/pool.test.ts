@@ -130,8 +130,8 @@ Deno.test("pool cancels running and queued jobs through AbortSignal", async () =
 Deno.test("a crash in one worker fails only its job", async () => {
   const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10 });
   try {
+    poolInternals.get(pool)!.crashNextJob();
     const doomed = pool.compress(await fixture("base.jpg"), settings());
-    poolInternals.get(pool)!.crashBusyWorker();
     const healthy = pool.compress(await fixture("orientation-1.jpg"), settings());
     await rejectsWith(doomed, "worker_crashed");
     assert.equal((await healthy).width, 64);
@@ -299,5 +299,19 @@ Deno.test("[regression] a file too small for its declared size fails from its he
     assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
   } finally {
     await pool.close();
+  }
+});
+
+Deno.test("a worker is kept while its codec heaps stay under recycleAfterHeapBytes and replaced past it", async () => {
+  for (const [recycleAfterHeapBytes, replaced] of [[undefined, 0], [1, 2]] as const) {
+    const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10, recycleAfterHeapBytes });
+    try {
+      for (let i = 0; i < 2; i++) {
+        assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+      }
+      assert.equal(pool.stats().replaced, replaced, `recycleAfterHeapBytes ${recycleAfterHeapBytes}`);
+    } finally {
+      await pool.close();
+    }
   }
 });
