@@ -17,7 +17,7 @@ const FEATURES = [
   {
     title: "MozJPEG compression",
     text:
-      "The same encoder big image CDNs use: trellis quantisation and optimised Huffman tables make files smaller at the same visual quality. Every result is checked with a measured quality score.",
+      "MozJPEG, the JPEG encoder Mozilla built for the web, with trellis quantisation and optimised Huffman tables. At our default settings it saved up to 91% on our public test corpus of 24 photos (on the “Storm” wallpaper, which had been saved at quality 98), and every result comes with a measured quality score.",
   },
   {
     title: "Private by design",
