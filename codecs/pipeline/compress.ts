@@ -23,7 +23,7 @@ import { encodeWebpPixels } from "../webp/encode.ts";
 import * as webpMeta from "../webp/meta.ts";
 import { webpOptions } from "../webp/options.ts";
 import { searchQuality, searchScore } from "./target-search.ts";
-import { chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
+import { agreementMargin, chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -116,13 +116,14 @@ export async function compressImage(
     te = performance.now();
     const report = await measureOutput(out, isWebp, originalPlanes);
     timings.measureMs += performance.now() - te;
-    return { quality, bytes: out, size: out.length, score: report.score, report };
+    // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
+    return { quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
   };
 
   let chosen: Encoded;
   let chosenQuality: number | null = null;
   if (settings.target && goal !== null) {
-    const spec = scoreSearchFor(goal, encodeSettings.chromaSubsampling);
+    const spec = scoreSearchFor(goal + agreementMargin(grayscale), encodeSettings.chromaSubsampling);
     let probes = 0;
     const result = await searchScore(spec, (q) => {
       onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
