@@ -12,6 +12,7 @@ import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
+import { fixedPathVsNative } from "./native.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -82,6 +83,8 @@ figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process ti
 
 // Through the HTTP API, each against a fresh server process with the same pool size.
 await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
+// The fixed path end to end against native MozJPEG (sharp) on the same photos, with a per-MP breakdown.
+await fixedPathVsNative(corpus, WORKERS);
 await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);
 // Floods one client could send (issue 12): the server must keep answering everyone else.
