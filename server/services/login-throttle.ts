@@ -8,6 +8,8 @@
  *   sent from elsewhere never lock the owner out.
  * In memory, per process; a restart forgets, which only loosens it.
  */
+import { forgetOldest } from "./sliding-window.ts";
+
 export interface ThrottleLimits {
   windowMs: number;
   /** Failures of one username from one address before it must wait. */
@@ -53,14 +55,14 @@ export class LoginThrottle {
       list.push(this.now());
       this.#failures.set(key, list);
     }
-    this.#bound(this.#failures);
+    forgetOldest(this.#failures, MAX_KEYS);
   }
 
   recordSuccess(username: string, ip: string): void {
     const user = username.toLowerCase();
     this.#failures.delete(`p:${user}\n${ip}`);
     this.#known.set(`${user}\n${ip}`, this.now());
-    this.#bound(this.#known);
+    forgetOldest(this.#known, MAX_KEYS);
   }
 
   #isKnown(user: string, ip: string): boolean {
@@ -88,14 +90,5 @@ export class LoginThrottle {
     const list = (this.#failures.get(key) ?? []).filter((t) => t > cutoff);
     if (list.length === 0) this.#failures.delete(key);
     return list;
-  }
-
-  #bound(map: Map<string, unknown>): void {
-    if (map.size <= MAX_KEYS) return;
-    // Maps iterate in insertion order: the first keys are the oldest.
-    for (const key of map.keys()) {
-      map.delete(key);
-      if (map.size <= MAX_KEYS * 0.9) break;
-    }
   }
 }

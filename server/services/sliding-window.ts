@@ -22,13 +22,16 @@ export class SlidingWindow {
     }
     list.push(now);
     this.#hits.set(key, list);
-    if (this.#hits.size > this.maxKeys) {
-      // Maps iterate in insertion order: the first keys are the oldest.
-      for (const old of this.#hits.keys()) {
-        this.#hits.delete(old);
-        if (this.#hits.size <= this.maxKeys * 0.9) break;
-      }
-    }
+    forgetOldest(this.#hits, this.maxKeys);
     return 0;
+  }
+}
+
+/** Keeps an in-memory map under `max` keys by dropping the oldest tenth (maps iterate in insertion order). */
+export function forgetOldest(map: Map<string, unknown>, max: number): void {
+  if (map.size <= max) return;
+  for (const key of map.keys()) {
+    map.delete(key);
+    if (map.size <= max * 0.9) break;
   }
 }

@@ -50,6 +50,12 @@ export interface CompressionServiceOptions {
   now?: () => number;
 }
 
+function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
+  if (settings.target && !plan.targets) {
+    throw new ApiError(403, "target: target size and quality are Premium features");
+  }
+}
+
 /** One uploaded file, judged alone at admission. */
 type FileVerdict = { pixels: number } | { refused: ApiError };
 
@@ -70,6 +76,14 @@ export interface FileDownload {
 
 /** Enough of a file's start to find its frame header behind typical EXIF/ICC segments. */
 const HEAD_BYTES = 512 * 1024;
+
+const headOf = async (file: Blob) => new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+
+/** The pixel count a JPEG's header declares (0 when the head holds no readable frame header). */
+function pixelsOf(head: Uint8Array): number {
+  const size = peekJpegSize(head);
+  return size ? size.width * size.height : 0;
+}
 
 /** The format actually served: a kept original is a JPEG even when WebP was asked for. */
 const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/webp" ? "webp" : "jpeg";
@@ -142,9 +156,7 @@ export class CompressionService {
   async admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
     const plan = intake.plan;
     const { files, settings } = form;
-    if (settings.target && !plan.targets) {
-      throw new ApiError(403, "target: target size and quality are Premium features");
-    }
+    refuseTargetOffPlan(plan, settings);
     if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
     // Names from users are used (stored, quoted) only in their safe form (contract/file-names.ts).
     const names = files.map((f) => safeFileName(f.name));
@@ -154,7 +166,7 @@ export class CompressionService {
       verdicts.push(
         file.size > plan.maxFileBytes
           ? { refused: fileTooLarge(plan, names[i], file.size) }
-          : this.#checkContent(names[i]!, new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), plan),
+          : this.#checkContent(names[i]!, await headOf(file), plan),
       );
     }
     const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
@@ -168,12 +180,7 @@ export class CompressionService {
 
     const now = this.#now();
     const day = utcDay(now);
-    if (plan.dailyCompressions === null) {
-      await addUsage(this.#db, user.id, day, accepted.length);
-    } else if (!await reserveQuota(this.#db, user.id, day, accepted.length, plan.dailyCompressions)) {
-      const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
-      throw dailyLimitReached(plan, left, accepted.length);
-    }
+    await this.#chargeQuota(user, plan, day, accepted.length);
 
     let created;
     try {
@@ -219,9 +226,7 @@ export class CompressionService {
     name: string,
   ): Promise<CompressResponse> {
     const plan = planOf(user, this.#now());
-    if (settings.target && !plan.targets) {
-      throw new ApiError(403, "target: target size and quality are Premium features");
-    }
+    refuseTargetOffPlan(plan, settings);
     const held = sources.filter((row) => row.status === "completed" && !this.#isExpired(row));
     if (held.length === 0) {
       throw new ApiError(410, "The originals are no longer in memory; please upload the images again");
@@ -236,13 +241,11 @@ export class CompressionService {
       const count = usedToday.get(rootId) ?? await q.countRecompressions(this.#db, rootId, day);
       usedToday.set(rootId, count + 1);
       const free = root !== undefined && root.charged && root.quotaDay === day && count < FREE_RECOMPRESSIONS_PER_IMAGE;
-      const head = new Uint8Array(await original.data.slice(0, HEAD_BYTES).arrayBuffer());
-      const size = peekJpegSize(head);
       entries.push({
         name: row.filename,
         size: original.data.size,
         original: original.data,
-        pixels: size ? size.width * size.height : 0,
+        pixels: pixelsOf(await headOf(original.data)),
         charged: !free,
         sourceJobId: rootId,
       });
@@ -252,12 +255,7 @@ export class CompressionService {
     const room = this.#store.reserve();
     if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
     try {
-      if (plan.dailyCompressions === null) {
-        if (charged > 0) await addUsage(this.#db, user.id, day, charged);
-      } else if (charged > 0 && !await reserveQuota(this.#db, user.id, day, charged, plan.dailyCompressions)) {
-        const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
-        throw dailyLimitReached(plan, left, charged);
-      }
+      await this.#chargeQuota(user, plan, day, charged);
     } catch (err) {
       room.release();
       throw err;
@@ -297,6 +295,15 @@ export class CompressionService {
     const rows = (await q.jobsOfBatch(this.#db, batch.id)).filter((r) => r.status === "completed");
     if (rows.length === 0) throw new ApiError(409, "This batch has no completed images to re-compress");
     return this.recompress(user, rows, settings, `${batch.name} (re-compressed)`);
+  }
+
+  /** Takes `count` units of `day`'s quota atomically (only counted on Premium); 429 when they do not fit. */
+  async #chargeQuota(user: UserRow, plan: PlanLimits, day: string, count: number): Promise<void> {
+    if (count === 0) return;
+    if (plan.dailyCompressions === null) return addUsage(this.#db, user.id, day, count);
+    if (await reserveQuota(this.#db, user.id, day, count, plan.dailyCompressions)) return;
+    const left = Math.max(0, plan.dailyCompressions - await usedOn(this.#db, user.id, day));
+    throw dailyLimitReached(plan, left, count);
   }
 
   /**
@@ -391,8 +398,9 @@ export class CompressionService {
       return { refused: new ApiError(415, `'${name}': ${reason}`) };
     }
     const size = peekJpegSize(head);
-    if (size && size.width * size.height > plan.maxPixels) {
-      const mp = (size.width * size.height / 1e6).toFixed(1);
+    const pixels = size ? size.width * size.height : 0;
+    if (size && pixels > plan.maxPixels) {
+      const mp = (pixels / 1e6).toFixed(1);
       return {
         refused: new ApiError(
           413,
@@ -402,7 +410,7 @@ export class CompressionService {
         ),
       };
     }
-    return { pixels: size ? size.width * size.height : 0 };
+    return { pixels };
   }
 
   // ---- running -----------------------------------------------------------------
