@@ -52,7 +52,8 @@ async function uploadAll(server: RunningServer, client: Client, images: CorpusIm
   return jobs.map((j) => j.id);
 }
 
-async function waitAllSettled(client: Client, ids: string[]): Promise<void> {
+/** Polls until every job ended; with `scored`, until every deferred score arrived too. */
+async function waitAllSettled(client: Client, ids: string[], scored = false): Promise<void> {
   const wanted = new Set(ids);
   for (;;) {
     // 5 polls a second: within the server's per-session poll budget (10/s), which answers 429 beyond it.
@@ -62,9 +63,11 @@ async function waitAllSettled(client: Client, ids: string[]): Promise<void> {
       await res.body?.cancel();
       continue;
     }
-    const { jobs } = await res.json() as { jobs: Array<{ id: string; status: string }> };
+    const { jobs } = await res.json() as { jobs: Array<{ id: string; status: string; scorePending: boolean }> };
     const mine = jobs.filter((j) => wanted.has(j.id));
-    if (mine.length === ids.length && mine.every((j) => j.status === "completed" || j.status === "error")) return;
+    const ended = (j: (typeof jobs)[number]) =>
+      (j.status === "completed" && !(scored && j.scorePending)) || j.status === "error";
+    if (mine.length === ids.length && mine.every(ended)) return;
   }
 }
 
@@ -78,8 +81,15 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Seconds for upload → completed → download of `images` through HTTP, default settings, on a fresh server. */
-export async function httpEndToEnd(images: CorpusImage[], workers: number, username: string): Promise<number> {
+/**
+ * Upload → completed → download of `images` through HTTP, default settings, on a fresh server:
+ * seconds until every result was downloaded, and until every score (measured after its result) arrived.
+ */
+export async function httpEndToEnd(
+  images: CorpusImage[],
+  workers: number,
+  username: string,
+): Promise<{ seconds: number; scoredSeconds: number }> {
   const server = await startServer({ WORKERS: String(workers) });
   try {
     const client = await premiumClient(server, username);
@@ -87,7 +97,9 @@ export async function httpEndToEnd(images: CorpusImage[], workers: number, usern
     const ids = await uploadAll(server, client, images);
     await waitAllSettled(client, ids);
     await Promise.all(ids.map(async (id) => (await client.get(`/api/download/${id}`)).arrayBuffer()));
-    return (performance.now() - t) / 1000;
+    const seconds = (performance.now() - t) / 1000;
+    await waitAllSettled(client, ids, true);
+    return { seconds, scoredSeconds: (performance.now() - t) / 1000 };
   } finally {
     await server.stop();
   }
@@ -95,9 +107,11 @@ export async function httpEndToEnd(images: CorpusImage[], workers: number, usern
 
 /** Upload → completed → download of the whole corpus through HTTP. */
 export async function httpThroughput(corpus: CorpusImage[], workers: number, rawImagesPerSecond: number) {
-  const rate = corpus.length / await httpEndToEnd(corpus, workers, "bench-throughput");
-  figure(`http_end_to_end_throughput_${workers}_workers`, rate, "images/s");
-  figure("http_throughput_vs_raw_pool", rate / rawImagesPerSecond, "ratio (target >= 0.9)");
+  const { seconds, scoredSeconds } = await httpEndToEnd(corpus, workers, "bench-throughput");
+  figure(`http_end_to_end_throughput_${workers}_workers`, corpus.length / seconds, "images/s (results downloaded)");
+  // Like for like: the raw pool measures every result in the job; HTTP measures it after the result.
+  const rate = corpus.length / scoredSeconds;
+  figure("http_throughput_vs_raw_pool", rate / rawImagesPerSecond, "ratio, results and scores (target >= 0.9)");
 }
 
 /** GET /api/jobs latency while 100 clients poll once a second during compression. */

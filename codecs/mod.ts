@@ -32,6 +32,7 @@ export {
   type CompressOptions,
   createCodecPool,
   type PoolStats,
+  type ScoreOptions,
 } from "./pool/pool.ts";
 export {
   type ComponentInfo,
@@ -47,6 +48,7 @@ export type {
   CompressResult,
   CompressStage,
   CompressTimings,
+  MeasuredResult,
   MetadataReport,
   ProgressCallback,
   QualityReport,

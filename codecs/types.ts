@@ -24,7 +24,8 @@ export interface CompressResult {
   compressedSize: number;
   /** True when the encoded file was not smaller: `bytes` are the input, unchanged. */
   keptOriginal: boolean;
-  quality: QualityReport;
+  /** Measured against the original; null when the call deferred it (see `CodecPool.score`). */
+  quality: QualityReport | null;
   metadata: MetadataReport;
   /** The quality setting a target search settled on; null without a target. */
   chosenQuality: number | null;
@@ -32,5 +33,8 @@ export interface CompressResult {
   thumbnail: Uint8Array;
   timings: CompressTimings;
 }
+
+/** A result measured in the same call (every call that did not defer its score). */
+export type MeasuredResult = CompressResult & { quality: QualityReport };
 
 export type ProgressCallback = (stage: CompressStage, percent: number) => void;

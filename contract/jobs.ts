@@ -57,6 +57,8 @@ export interface Job {
   /** "already optimised" when the original was kept; a warning when a size target cost too much quality. */
   note: string | null;
   scores: QualityScores | null;
+  /** Completed and downloadable, its score still being measured (it arrives in `scores`). */
+  scorePending: boolean;
   metadata: MetadataReport | null;
   createdAt: string;
   completedAt: string | null;

@@ -69,6 +69,8 @@ export const jobs = sqliteTable("jobs", {
   errorMessage: text("error_message"),
   keptOriginal: integer("kept_original", { mode: "boolean" }).notNull().default(false),
   scoresJson: text("scores_json"),
+  /** Completed with its score still to measure (a deferred score, DESIGN §4). */
+  scoreDue: integer("score_due", { mode: "boolean" }).notNull().default(false),
   metadataJson: text("metadata_json"),
   /** Whether this job still holds a unit of the daily quota (false once refunded). */
   charged: integer("charged", { mode: "boolean" }).notNull().default(false),

@@ -6,6 +6,7 @@
 import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
+import { sniffFormat } from "../container/sniff.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { applyOrientation } from "../image/orientation.ts";
@@ -17,7 +18,7 @@ import * as jpegMeta from "../jpeg/meta.ts";
 import { mozJpegOptions, thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
-import type { CompressResult, ProgressCallback } from "../types.ts";
+import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
 import { decodeWebpPixels } from "../webp/decode.ts";
 import { encodeWebpPixels } from "../webp/encode.ts";
 import * as webpMeta from "../webp/meta.ts";
@@ -29,6 +30,11 @@ export interface CompressInput {
   bytes: Uint8Array;
   settings: CompressSettings;
   maxPixels: number;
+  /**
+   * Return the result unmeasured (`quality: null`) when no score goal needs the
+   * metric: the caller scores it later with `scoreImage`, off the result's path.
+   */
+  deferScore?: boolean;
 }
 
 interface Encoded {
@@ -58,6 +64,16 @@ export function refuseUnsupported(info: JpegInfo, maxPixels: number): void {
   if (info.width * info.height > maxPixels) throw tooManyPixels(info.width, info.height, maxPixels);
 }
 
+export function compressImage(
+  signal: AbortSignal,
+  input: CompressInput & { deferScore?: false },
+  onProgress?: ProgressCallback,
+): Promise<MeasuredResult>;
+export function compressImage(
+  signal: AbortSignal,
+  input: CompressInput,
+  onProgress?: ProgressCallback,
+): Promise<CompressResult>;
 export async function compressImage(
   signal: AbortSignal,
   input: CompressInput,
@@ -87,14 +103,15 @@ export async function compressImage(
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   timings.encodeMs += performance.now() - t;
 
-  t = performance.now();
-  const originalPlanes = measurePlanes(upright);
-  timings.measureMs += performance.now() - t;
-
   const isWebp = settings.format === "webp";
   const grayscale = info.colorSpace === "grayscale";
   // A score goal chooses the chroma subsampling itself (targets.ts).
   const goal = settings.target ? scoreGoal(settings.target) : null;
+  const measureNow = goal !== null || !input.deferScore;
+
+  t = performance.now();
+  const originalPlanes = measureNow ? measurePlanes(upright) : null;
+  timings.measureMs += performance.now() - t;
   const encodeSettings = goal === null || isWebp
     ? settings
     : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale) };
@@ -114,7 +131,7 @@ export async function compressImage(
     timings.encodeMs += performance.now() - te;
     if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
     te = performance.now();
-    const report = await measureOutput(out, isWebp, originalPlanes);
+    const report = await measureOutput(out, isWebp, originalPlanes!);
     timings.measureMs += performance.now() - te;
     // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
     return { quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
@@ -152,7 +169,7 @@ export async function compressImage(
     onProgress("done", 100);
     return keepOriginal(bytes, thumbnail, upright, metadata.report, chosenQuality, timings);
   }
-  if (!chosen.report) {
+  if (!chosen.report && originalPlanes) {
     t = performance.now();
     chosen.report = await measureOutput(chosen.bytes, isWebp, originalPlanes);
     timings.measureMs += performance.now() - t;
@@ -175,6 +192,27 @@ export async function compressImage(
     thumbnail,
     timings: roundTimings(timings),
   };
+}
+
+/**
+ * The quality report of an output against its original, measured apart from
+ * the compression (a deferred score): the original is decoded and turned
+ * upright again, exactly as `compressImage` measures it.
+ */
+export async function scoreImage(
+  signal: AbortSignal,
+  original: Uint8Array,
+  output: Uint8Array,
+): Promise<QualityReport> {
+  const info = inspectJpeg(original);
+  const stored = await decodeJpegPixels(original);
+  const upright = applyOrientation(stored, info.orientation);
+  if (upright !== stored) releasePixels(stored);
+  signal.throwIfAborted();
+  const planes = measurePlanes(upright);
+  releasePixels(upright);
+  signal.throwIfAborted();
+  return measureOutput(output, sniffFormat(output) === "webp", planes);
 }
 
 async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {

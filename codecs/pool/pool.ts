@@ -8,9 +8,9 @@
 import type { CompressSettings } from "../../contract/settings.ts";
 import { peekJpegSize } from "../container/inspect.ts";
 import { CodecError, fromCodecErrorData } from "../errors.ts";
-import type { CompressResult, ProgressCallback } from "../types.ts";
+import type { CompressResult, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import type { FromWorker, ToWorker, WorkerTask } from "./protocol.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 
 export interface CodecPoolOptions {
@@ -48,6 +48,17 @@ export interface CompressOptions {
   priority?: number;
   /** Pixel limit for this image (e.g. the user's plan). */
   maxPixels?: number;
+  /**
+   * Return the result unmeasured (`quality: null`) unless a score goal needs the
+   * metric; measure it later with `score`, so the result is ready sooner.
+   */
+  deferScore?: boolean;
+}
+
+export interface ScoreOptions {
+  signal?: AbortSignal;
+  /** Higher runs first; FIFO among equals. Default 0. */
+  priority?: number;
 }
 
 export interface PoolStats {
@@ -63,7 +74,17 @@ export interface CodecPool {
    * Compresses one JPEG. The input's buffer is moved into the pool (it is
    * detached in the caller): pass `bytes.slice()` to keep a copy.
    */
-  compress(bytes: Uint8Array, settings: CompressSettings, options?: CompressOptions): Promise<CompressResult>;
+  compress(
+    bytes: Uint8Array,
+    settings: CompressSettings,
+    options?: CompressOptions & { deferScore?: false },
+  ): Promise<MeasuredResult>;
+  compress(bytes: Uint8Array, settings: CompressSettings, options: CompressOptions): Promise<CompressResult>;
+  /**
+   * The quality report of `output` (a result of `compress`) against its
+   * `original`. Both buffers are moved into the pool, as with `compress`.
+   */
+  score(original: Uint8Array, output: Uint8Array, options?: ScoreOptions): Promise<QualityReport>;
   stats(): PoolStats;
   /** Stops accepting jobs, lets queued and running ones finish, then ends the workers. */
   close(): Promise<void>;
@@ -72,14 +93,12 @@ export interface CodecPool {
 interface Job {
   id: number;
   priority: number;
-  bytes: Uint8Array;
+  task: WorkerTask;
   pixels: number;
   /** Times a smaller job ran ahead of this one because this one did not fit the pixel budget. */
   passedOver: number;
-  settings: CompressSettings;
-  maxPixels: number;
-  options: CompressOptions;
-  resolve: (result: CompressResult) => void;
+  options: { signal?: AbortSignal; onProgress?: ProgressCallback };
+  resolve: (result: CompressResult | QualityReport) => void;
   reject: (error: Error) => void;
   cleanup: () => void;
 }
@@ -140,7 +159,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   };
 
   /** `heapBytes`: what the worker's codec heaps hold after the job, when it reported them. */
-  const finish = (slot: Slot, outcome: CompressResult | Error, heapBytes = 0) => {
+  const finish = (slot: Slot, outcome: CompressResult | QualityReport | Error, heapBytes = 0) => {
     const job = slot.job;
     if (!job) return;
     slot.job = null;
@@ -157,6 +176,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     if (!job || message.id !== job.id) return;
     if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
     else if (message.type === "result") finish(slot, message.result, message.heapBytes);
+    else if (message.type === "scored") finish(slot, message.report, message.heapBytes);
     else if (message.recycle) {
       replace(slot);
       finish(slot, fromCodecErrorData(message.error));
@@ -211,16 +231,10 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       job.options.signal?.removeEventListener("abort", onAbort);
     };
     job.options.onProgress?.("inspect", 1);
-    const message: ToWorker = {
-      type: "compress",
-      id: job.id,
-      bytes: job.bytes,
-      settings: job.settings,
-      maxPixels: job.maxPixels,
-      ...(crashNext ? { crash: true } : {}),
-    };
+    const message: ToWorker = { ...job.task, id: job.id, ...(crashNext ? { crash: true } : {}) };
     crashNext = false;
-    slot.worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
+    const buffers = job.task.type === "compress" ? [job.task.bytes] : [job.task.original, job.task.output];
+    slot.worker.postMessage(message, buffers.map((b) => b.buffer as ArrayBuffer));
   };
 
   const enqueue = (job: Job) => {
@@ -230,58 +244,73 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     queue.splice(at, 0, job);
   };
 
-  const pool: CodecPool = {
-    compress(bytes, settings, compressOptions = {}) {
-      if (closed) return Promise.reject(new CodecError("closed", "The codec pool is shutting down"));
-      if (compressOptions.signal?.aborted) return Promise.reject(abortedError());
-      const idle = slots.some((s) => !s.job);
-      if (!idle && queue.length >= options.maxQueue) {
-        return Promise.reject(new CodecError("queue_full", "The server is busy; please try again in a moment"));
-      }
-      // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
-      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        ? structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
-        : bytes.slice();
-      return new Promise<CompressResult>((resolve, reject) => {
-        const job: Job = {
-          id: nextId++,
-          priority: compressOptions.priority ?? 0,
-          bytes: owned,
-          pixels: 0,
-          passedOver: 0,
-          settings,
-          maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
-          options: compressOptions,
-          resolve: (result) => resolve(result),
-          reject,
-          cleanup: () => {},
+  /** Queues one task; the promise settles with the worker's answer. */
+  const submit = <T extends CompressResult | QualityReport>(
+    task: WorkerTask,
+    priority: number,
+    jobOptions: Job["options"],
+  ): Promise<T> => {
+    if (closed) return Promise.reject(new CodecError("closed", "The codec pool is shutting down"));
+    if (jobOptions.signal?.aborted) return Promise.reject(abortedError());
+    const idle = slots.some((s) => !s.job);
+    if (!idle && queue.length >= options.maxQueue) {
+      return Promise.reject(new CodecError("queue_full", "The server is busy; please try again in a moment"));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        id: nextId++,
+        priority,
+        task,
+        pixels: headerPixels(task.type === "compress" ? task.bytes : task.original),
+        passedOver: 0,
+        options: jobOptions,
+        resolve: (result) => resolve(result as T),
+        reject,
+        cleanup: () => {},
+      };
+      const signal = jobOptions.signal;
+      if (signal) {
+        const onQueuedAbort = () => {
+          const index = queue.indexOf(job);
+          if (index >= 0) {
+            queue.splice(index, 1);
+            reject(abortedError());
+            dispatch();
+          }
         };
-        job.pixels = headerPixels(owned);
-        const signal = compressOptions.signal;
-        if (signal) {
-          const onQueuedAbort = () => {
-            const index = queue.indexOf(job);
-            if (index >= 0) {
-              queue.splice(index, 1);
-              reject(abortedError());
-              dispatch();
-            }
-          };
-          signal.addEventListener("abort", onQueuedAbort, { once: true });
-          const resolveJob = job.resolve, rejectJob = job.reject;
-          job.resolve = (r) => {
-            signal.removeEventListener("abort", onQueuedAbort);
-            resolveJob(r);
-          };
-          job.reject = (e) => {
-            signal.removeEventListener("abort", onQueuedAbort);
-            rejectJob(e);
-          };
-        }
-        compressOptions.onProgress?.("queued", 0);
-        enqueue(job);
-        dispatch();
-      });
+        signal.addEventListener("abort", onQueuedAbort, { once: true });
+        const resolveJob = job.resolve, rejectJob = job.reject;
+        job.resolve = (r) => {
+          signal.removeEventListener("abort", onQueuedAbort);
+          resolveJob(r);
+        };
+        job.reject = (e) => {
+          signal.removeEventListener("abort", onQueuedAbort);
+          rejectJob(e);
+        };
+      }
+      jobOptions.onProgress?.("queued", 0);
+      enqueue(job);
+      dispatch();
+    });
+  };
+
+  const pool: CodecPool = {
+    compress(bytes: Uint8Array, settings: CompressSettings, compressOptions: CompressOptions = {}) {
+      // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
+      const task: WorkerTask = {
+        type: "compress",
+        bytes: own(bytes),
+        settings,
+        maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
+        deferScore: compressOptions.deferScore ?? false,
+      };
+      // deno-lint-ignore no-explicit-any -- one body for both overloads
+      return submit<CompressResult>(task, compressOptions.priority ?? 0, compressOptions) as any;
+    },
+    score(original, output, scoreOptions = {}) {
+      const task: WorkerTask = { type: "score", original: own(original), output: own(output) };
+      return submit<QualityReport>(task, scoreOptions.priority ?? 0, scoreOptions);
     },
     stats: () => ({ size: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length, replaced }),
     close() {
@@ -303,6 +332,13 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     crashHost: () => host.crashHost(),
   });
   return pool;
+}
+
+/** Moves a whole buffer (no copy), or copies a view of part of one. */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
+    : bytes.slice();
 }
 
 function abortedError(): CodecError {

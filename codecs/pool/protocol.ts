@@ -1,17 +1,23 @@
 /** Messages between the pool (main thread) and a codec worker. */
 import type { CompressSettings } from "../../contract/settings.ts";
 import type { CodecErrorData } from "../errors.ts";
-import type { CompressResult, CompressStage } from "../types.ts";
+import type { CompressResult, CompressStage, QualityReport } from "../types.ts";
 import type { CompiledModules } from "../wasm.ts";
 
-export type ToWorker =
-  /** `crash` (test hook): throw an uncaught error inside the worker instead of running the job. */
-  { type: "compress"; id: number; bytes: Uint8Array; settings: CompressSettings; maxPixels: number; crash?: true };
+/** A task without its id: what the pool queues. */
+export type WorkerTask =
+  | { type: "compress"; bytes: Uint8Array; settings: CompressSettings; maxPixels: number; deferScore: boolean }
+  /** A deferred score: the output measured against its original. */
+  | { type: "score"; original: Uint8Array; output: Uint8Array };
+
+/** `crash` (test hook): throw an uncaught error inside the worker instead of running the task. */
+export type ToWorker = WorkerTask & { id: number; crash?: true };
 
 export type FromWorker =
   | { type: "progress"; id: number; stage: CompressStage; percent: number }
   /** `heapBytes`: what the worker's codec heaps hold now (they never shrink). */
   | { type: "result"; id: number; result: CompressResult; heapBytes: number }
+  | { type: "scored"; id: number; report: QualityReport; heapBytes: number }
   /** `recycle`: the WASM instance may be inconsistent after this error; replace the worker. */
   | { type: "error"; id: number; error: CodecErrorData; recycle: boolean; heapBytes: number };
 

@@ -5,7 +5,7 @@
  * MessagePort it is given first.
  */
 import { toCodecErrorData } from "../errors.ts";
-import { compressImage } from "../pipeline/compress.ts";
+import { compressImage, scoreImage } from "../pipeline/compress.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
 import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
@@ -25,13 +25,20 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
       });
       return;
     }
-    const { id, bytes, settings, maxPixels } = message;
+    const { id } = message;
+    // The pool aborts by terminating this worker.
+    const signal = new AbortController().signal;
     // Header checks run before any WASM call: a failure there leaves the worker as it was.
-    let wasmUsed = false;
+    let wasmUsed = message.type === "score";
     try {
+      if (message.type === "score") {
+        const report = await scoreImage(signal, message.original, message.output);
+        return post({ type: "scored", id, report, heapBytes: wasmHeapBytes() });
+      }
+      const { bytes, settings, maxPixels, deferScore } = message;
       const result = await compressImage(
-        new AbortController().signal, // the pool aborts by terminating this worker
-        { bytes, settings, maxPixels },
+        signal,
+        { bytes, settings, maxPixels, deferScore },
         (stage, percent) => {
           if (stage !== "inspect") wasmUsed = true;
           post({ type: "progress", id, stage, percent });

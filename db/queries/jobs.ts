@@ -71,7 +71,8 @@ export function unfinishedJobs(db: Db): Promise<JobRow[]> {
 
 /** Completed jobs whose bytes a previous process held: they are gone now. */
 export async function markAllCompletedExpired(db: Db): Promise<void> {
-  await db.update(jobs).set({ expired: true }).where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
+  await db.update(jobs).set({ expired: true, scoreDue: false })
+    .where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
 }
 
 /** Re-compressions of an upload (its first job) created on `day`. */

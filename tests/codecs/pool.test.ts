@@ -315,3 +315,34 @@ Deno.test("a worker is kept while its codec heaps stay under recycleAfterHeapByt
     }
   }
 });
+
+Deno.test("a deferred score is the score the same job measures in one call, for JPEG and WebP outputs", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    // orientation-6: the score must compare against the upright original, as the inline measure does.
+    for (const [name, format] of [["orientation-6.jpg", "jpeg"], ["base.jpg", "webp"]] as const) {
+      const original = await fixture(name);
+      const inline = await pool.compress(original.slice(), settings({ format, quality: 40 }));
+      const deferred = await pool.compress(original.slice(), settings({ format, quality: 40 }), { deferScore: true });
+      assert.equal(deferred.quality, null, `${name}: no score yet`);
+      assert.deepEqual(deferred.bytes, inline.bytes, `${name}: the same output`);
+      const scored = await pool.score(original.slice(), deferred.bytes);
+      assert.deepEqual(scored, inline.quality, name);
+      assert.ok(scored.score < 100, `${name}: a q40 output is not identical (${scored.score})`);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a score target measures in the call even when scores are deferred", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const result = await pool.compress(await fixture("base.jpg"), settings({ target: { kind: "auto" } }), {
+      deferScore: true,
+    });
+    assert.ok(result.quality && result.quality.ssimulacra2 >= 80, JSON.stringify(result.quality));
+  } finally {
+    await pool.close();
+  }
+});

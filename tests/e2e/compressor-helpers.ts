@@ -65,9 +65,12 @@ export async function upload(page: Page, files: UploadFile[]): Promise<void> {
 }
 
 /** Waits until `count` job cards are completed. */
+/** Waits for `count` completed cards whose scores have arrived (a fixed-quality score comes after its result). */
 export async function waitForCompleted(page: Page, count: number, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
-    (n) => document.querySelectorAll('[data-testid="job-card"][data-status="completed"]').length >= n,
+    (n) =>
+      document.querySelectorAll('[data-testid="job-card"][data-status="completed"]:not([data-score-pending])')
+        .length >= n,
     count,
     { timeout },
   );

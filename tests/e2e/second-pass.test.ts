@@ -352,6 +352,26 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-card"]').length === 1);
     assert.equal(await page.getByTestId("job-card").getAttribute("data-job-id"), c!.id);
     await page.unroute("**/api/jobs");
+
+    // A result served before its score: the card says it is being measured and keeps polling
+    // until the score arrives.
+    await page.getByLabel("Show", { exact: true }).selectOption("newest");
+    await page.route("**/api/jobs", async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      const job = body.jobs.find((j: { id: string }) => j.id === a!.id);
+      job.scores = null;
+      job.scorePending = true;
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    const pendingCard = page.locator(`[data-testid="job-card"][data-job-id="${a!.id}"]`);
+    await pendingCard.getByTestId("job-score-pending").waitFor();
+    assert.match((await pendingCard.textContent()) ?? "", /Measuring quality… · quality 80/);
+    await page.unroute("**/api/jobs");
+    const arrived = pendingCard.getByTestId("job-score");
+    await arrived.waitFor({ timeout: 10_000 });
+    assert.match((await arrived.textContent()) ?? "", new RegExp(`^Score ${Math.round(a!.scores!.overall)} · `));
     await page.context().close();
   });
 

@@ -329,3 +329,44 @@ Deno.test("a job's thumbnail is served once it has completed, and goes with the 
   assert.equal((await post(t, `/api/preview/${id}?size=thumb`, cookie, "GET")).status, 404);
   await t.close();
 });
+
+Deno.test("a fixed-quality result downloads before its score, which is measured when a worker is free", async () => {
+  const compressor = new HeldCompressor(1);
+  const t = await createTestApp({ compressor });
+  const { cookie } = await signUp(t);
+  await upload(t, cookie, files("s", 2));
+  const [first] = await compressor.started(1);
+  assert.equal(first!.call.deferScore, true, "no target: the score may come later");
+  first!.finish({ scores: null });
+  // The second job runs before the first one's score: results first.
+  const calls = await compressor.started(2);
+  assert.equal(calls[1]!.tag, "s1");
+  const jobs = await waitForJobs(t, cookie, (js) => js.some((j) => j.status === "completed"));
+  const done = jobs.find((j: { status: string }) => j.status === "completed");
+  assert.equal(done.scorePending, true);
+  assert.equal(done.scores, null);
+  assert.equal((await t.request(`/api/download/${done.id}`, { headers: { Cookie: cookie } })).status, 200);
+  assert.equal(compressor.scoreCalls.length, 0, "the only worker is busy with s1");
+
+  calls[1]!.finish({ scores: null });
+  const deadline = Date.now() + 5000;
+  while (compressor.scoreCalls.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(compressor.scoreCalls[0]!.tag, "s0");
+  compressor.scoreCalls[0]!.finish();
+  const scored = await waitForJobs(t, cookie, (js) => js.find((j) => j.id === done.id)!.scorePending === false);
+  const job = scored.find((j: { id: string }) => j.id === done.id);
+  assert.equal(job.scores.overall, 90);
+  assert.equal(job.status, "completed");
+  await t.close();
+});
+
+Deno.test("a target job is measured in its own run, never deferred", async () => {
+  const compressor = new HeldCompressor(1);
+  const t = await createTestApp({ compressor });
+  const { cookie } = await signUp(t);
+  await makePremium(t, "alice");
+  await upload(t, cookie, [taggedFile("auto")], { target: JSON.stringify({ kind: "auto" }) });
+  const [call] = await compressor.started(1);
+  assert.equal(call!.call.deferScore, false);
+  await t.close();
+});

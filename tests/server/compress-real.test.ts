@@ -4,8 +4,9 @@ import { unzipSync } from "fflate";
 import { inspectJpeg } from "../../codecs/mod.ts";
 import { createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 
-const settled = (jobs: Array<{ status: string }>) =>
-  jobs.length > 0 && jobs.every((j) => j.status === "completed" || j.status === "error");
+/** Every job ended, and every deferred score measured. */
+const settled = (jobs: Array<{ status: string; scorePending?: boolean }>) =>
+  jobs.length > 0 && jobs.every((j) => (j.status === "completed" && !j.scorePending) || j.status === "error");
 
 Deno.test("POST /api/compress compresses photos; download serves a smaller JPEG and preview the original", async () => {
   const t = await createTestApp({ pool: 2 });

@@ -15,6 +15,7 @@ export const ORIGIN = "http://localhost";
 const noCompressor: Compressor = {
   size: 1,
   compress: () => Promise.reject(new Error("This test app has no codec pool: pass { pool: true }")),
+  score: () => Promise.reject(new Error("This test app has no codec pool: pass { pool: true }")),
   close: () => Promise.resolve(),
 };
 
@@ -108,7 +109,7 @@ export function upload(t: TestApp, cookie: string, files: File[], fields: Record
 export async function waitForJobs(
   t: TestApp,
   cookie: string,
-  done: (jobs: Array<{ id: string; status: string }>) => boolean,
+  done: (jobs: Array<{ id: string; status: string; scorePending?: boolean }>) => boolean,
   timeoutMs = 30_000,
 ) {
   const deadline = Date.now() + timeoutMs;

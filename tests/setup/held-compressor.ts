@@ -7,6 +7,7 @@ import type { CompressCall, Compressor, CompressOutcome } from "../../server/ser
 import type { CompressSettings } from "../../contract/settings.ts";
 
 const PREFIX = [0xff, 0xd8, 0xff, 0xfe];
+export const HELD_SCORES = { ssimulacra2: 90, score: 90, sharpness: 90, colorAccuracy: 90, artifacts: 90, overall: 90 };
 
 export function taggedFile(tag: string, name = `${tag}.jpg`, padTo = 0): File {
   const text = new TextEncoder().encode(`tag:${tag};`);
@@ -51,7 +52,7 @@ export class HeldCompressor implements Compressor {
             height: 10,
             compressedSize: Math.max(4, Math.floor(bytes.length / 2)),
             keptOriginal: false,
-            scores: { ssimulacra2: 90, score: 90, sharpness: 90, colorAccuracy: 90, artifacts: 90, overall: 90 },
+            scores: HELD_SCORES,
             metadata: { found: [], kept: [], removed: [], orientation: 1 },
             chosenQuality: null,
             thumbnail: Uint8Array.of(0xff, 0xd8, 0xff, 0xd9),
@@ -66,6 +67,12 @@ export class HeldCompressor implements Compressor {
       this.calls.push(held);
       this.#waiters.splice(0).forEach((w) => w());
     });
+  }
+
+  /** Deferred scores (of jobs finished with `scores: null`), held until the test finishes them. */
+  readonly scoreCalls: { tag: string; finish(): void }[] = [];
+  score(original: Uint8Array): Promise<typeof HELD_SCORES> {
+    return new Promise((resolve) => this.scoreCalls.push({ tag: tagOf(original), finish: () => resolve(HELD_SCORES) }));
   }
 
   /** Resolves once `count` calls have started. */

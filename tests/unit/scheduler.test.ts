@@ -100,3 +100,60 @@ Deno.test("big images first let small ones fill the other worker beside each big
   await finish("big1");
   assert.deepEqual(started, ["big1", "s1", "s2", "big2"]);
 });
+
+/** A background task that records its start and finishes when the test says so. */
+function backgroundTask(started: string[], finishers: Map<string, () => void>, id: string, megapixels = 1) {
+  return {
+    id,
+    pixels: megapixels * 1e6,
+    run: () => {
+      started.push(id);
+      return new Promise<void>((resolve) => finishers.set(id, resolve));
+    },
+  };
+}
+
+Deno.test("background work waits for jobs, fills idle slots, and yields to jobs that arrive later", async () => {
+  const { scheduler, started, job, finish } = harness(2);
+  const finishers = new Map<string, () => void>();
+  scheduler.enqueue([job("a", 4), job("b", 4), job("c", 4)]);
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
+  assert.deepEqual(started, ["a", "b"], "both slots go to jobs");
+  await finish("a");
+  assert.deepEqual(started, ["a", "b", "c"], "a queued job goes before the background task");
+  await finish("b");
+  assert.deepEqual(started, ["a", "b", "c", "score:a"], "the idle slot takes the background task");
+  scheduler.enqueue([job("d", 4)]);
+  assert.deepEqual(started, ["a", "b", "c", "score:a"], "both slots are busy");
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:b"));
+  finishers.get("score:a")!();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(started, ["a", "b", "c", "score:a", "d"], "the job that came later runs first");
+  assert.equal(scheduler.backgroundCount, 1);
+});
+
+Deno.test("a background task is queued once, and draining drops the queued ones", async () => {
+  const { scheduler, started } = harness(1);
+  const finishers = new Map<string, () => void>();
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:b"));
+  assert.deepEqual(started, ["score:a"]);
+  assert.equal(scheduler.backgroundCount, 2, "the duplicate was not added");
+  const drained = scheduler.drain(1000);
+  finishers.get("score:a")!();
+  await drained;
+  assert.deepEqual(started, ["score:a"], "score:b never started");
+  assert.equal(scheduler.backgroundCount, 0);
+});
+
+Deno.test("background work does not take the memory a waiting job needs", async () => {
+  const { scheduler, started, job, finish } = harness(2, 24);
+  const finishers = new Map<string, () => void>();
+  scheduler.enqueue([job("big1", 20), job("big2", 18)]);
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:x", 2));
+  // big2 waits for the budget beside big1; the background task must not take its place.
+  assert.deepEqual(started, ["big1"]);
+  await finish("big1");
+  assert.deepEqual(started, ["big1", "big2", "score:x"], "then both fit (18 + 2 MP)");
+});

@@ -19,6 +19,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
       const r = await pool.compress(bytes, settings, {
         signal: call.signal,
         maxPixels: call.maxPixels,
+        deferScore: call.deferScore,
         onProgress: (_stage, percent) => call.onProgress(percent),
       });
       return {
@@ -34,6 +35,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
         thumbnail: r.thumbnail,
       };
     },
+    score: (original, output, call) => pool.score(original, output, { signal: call.signal }),
     close: () => pool.close(),
   };
 }

@@ -348,6 +348,7 @@ export class CompressionService {
       height: null,
       errorMessage: "refused" in entry ? entry.refused : null,
       keptOriginal: false,
+      scoreDue: false,
       scoresJson: null,
       metadataJson: null,
       charged: "refused" in entry ? false : entry.charged,
@@ -428,11 +429,14 @@ export class CompressionService {
     const settings = batchSettings(batch);
     const user = await findUserById(this.#db, row.userId);
     const plan = user ? planOf(user, this.#now()) : PLANS.free;
+    let scoreDue = false;
     try {
       // The pool takes (detaches) the buffer it gets: it gets a fresh copy of the stored original.
       const outcome = await this.#compressor.compress(new Uint8Array(await original.data.arrayBuffer()), settings, {
         signal,
         maxPixels: plan.maxPixels,
+        // A fixed-quality result is served first and scored when a worker is idle.
+        deferScore: !settings.target,
         onProgress: (p) => this.#progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
       });
       if (signal.aborted) return;
@@ -448,6 +452,7 @@ export class CompressionService {
       this.#expiries.set(row.id, now + this.#ttlMs);
       // Never bigger: returning the original costs no quota (within the day's refunds).
       const refunded = outcome.keptOriginal && row.charged && await this.#refund(row);
+      scoreDue = outcome.scores === null;
       await q.updateJob(this.#db, row.id, {
         status: "completed",
         progress: 100,
@@ -457,7 +462,8 @@ export class CompressionService {
         width: outcome.width,
         height: outcome.height,
         keptOriginal: outcome.keptOriginal,
-        scoresJson: JSON.stringify(outcome.scores),
+        scoresJson: outcome.scores && JSON.stringify(outcome.scores),
+        scoreDue,
         metadataJson: JSON.stringify(outcome.metadata),
         completedAt: new Date(now),
         expiresAt: new Date(now + this.#ttlMs),
@@ -473,6 +479,27 @@ export class CompressionService {
       this.#progress.delete(row.id);
     }
     await this.#refreshBatch(batch.id);
+    if (scoreDue) this.#queueScore(row.id, queued.pixels);
+  }
+
+  #queueScore(jobId: string, pixels: number): void {
+    this.scheduler.enqueueBackground({ id: `score:${jobId}`, pixels, run: (signal) => this.#score(jobId, signal) });
+  }
+
+  /** Measures a completed result that was served before its score (a deferred score). */
+  async #score(jobId: string, signal: AbortSignal): Promise<void> {
+    const original = this.#store.original(jobId), result = this.#store.result(jobId);
+    try {
+      if (!original || !result) throw new Error("its bytes are gone");
+      const [a, b] = await Promise.all([original.data.arrayBuffer(), result.data.arrayBuffer()]);
+      const scores = await this.#compressor.score(new Uint8Array(a), new Uint8Array(b), { signal });
+      await q.updateJob(this.#db, jobId, { scoresJson: JSON.stringify(scores), scoreDue: false });
+    } catch (err) {
+      if (signal.aborted) return; // shutting down
+      console.error(`Job ${jobId} could not be scored:`, err);
+      // The result stays downloadable; the card says it has no measurement.
+      await q.updateJob(this.#db, jobId, { scoreDue: false });
+    }
   }
 
   async #fail(row: JobRow, batch: BatchRow, message: string): Promise<void> {

@@ -12,7 +12,8 @@ export interface CompressOutcome {
   height: number;
   compressedSize: number;
   keptOriginal: boolean;
-  scores: QualityScores;
+  /** Null when the call deferred measuring: `score` measures it later. */
+  scores: QualityScores | null;
   metadata: MetadataReport;
   /** The quality setting a target search settled on. */
   chosenQuality: number | null;
@@ -24,6 +25,8 @@ export interface CompressCall {
   signal: AbortSignal;
   onProgress: (percent: number) => void;
   maxPixels: number;
+  /** Complete the result first and leave its score for `score` (fixed-quality jobs). */
+  deferScore: boolean;
 }
 
 export interface Compressor {
@@ -35,5 +38,7 @@ export interface Compressor {
    */
   jobMemory?(pixels: number): number;
   compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
+  /** Measures a result against its original (both buffers are taken over). */
+  score(original: Uint8Array, output: Uint8Array, call: { signal: AbortSignal }): Promise<QualityScores>;
   close(): Promise<void>;
 }

@@ -30,17 +30,31 @@ const MAX_PASSES = 4;
 
 export type RunJob = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
 
+/**
+ * Work that only fills idle slots (deferred quality scores): it runs when no
+ * job can start, and any job enqueued later goes before it.
+ */
+export interface BackgroundTask {
+  /** Unique among background tasks (e.g. "score:<jobId>"). */
+  id: string;
+  /** Width × height, for the memory budget. */
+  pixels: number;
+  run(signal: AbortSignal): Promise<void>;
+}
+
 /** What jobs in work may use (memory): how much there is now, and what one job takes. */
 export interface WorkBudget {
   room(): number;
-  cost(job: QueuedJob): number;
+  cost(job: { pixels: number }): number;
 }
 
 const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };
 
 export class Scheduler {
   #queue: QueuedJob[] = [];
+  #background: BackgroundTask[] = [];
   #running = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
+  #runningBackground = new Map<string, { task: BackgroundTask; controller: AbortController; done: Promise<void> }>();
   #pausedBatches = new Set<string>();
   #lastServed = new Map<number, number>();
   #tick = 0;
@@ -57,6 +71,17 @@ export class Scheduler {
   enqueue(jobs: QueuedJob[]): void {
     this.#queue.push(...jobs);
     this.#dispatch();
+  }
+
+  /** Queues idle-time work; a task whose id is already queued or running is not added twice. */
+  enqueueBackground(task: BackgroundTask): void {
+    if (this.#runningBackground.has(task.id) || this.#background.some((t) => t.id === task.id)) return;
+    this.#background.push(task);
+    this.#dispatch();
+  }
+
+  get backgroundCount(): number {
+    return this.#background.length + this.#runningBackground.size;
   }
 
   runningFor(userId: number): number {
@@ -102,10 +127,12 @@ export class Scheduler {
     await running.done;
   }
 
-  /** Stops dispatching; waits up to `timeoutMs` for running jobs. */
+  /** Stops dispatching and drops background work; waits up to `timeoutMs` for running jobs. */
   async drain(timeoutMs: number): Promise<void> {
     this.#closed = true;
-    const all = Promise.all([...this.#running.values()].map((r) => r.done));
+    this.#background = [];
+    for (const { controller } of this.#runningBackground.values()) controller.abort();
+    const all = Promise.all([...this.#running.values(), ...this.#runningBackground.values()].map((r) => r.done));
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs))]);
   }
 
@@ -128,9 +155,8 @@ export class Scheduler {
    */
   #next(): number {
     const first = this.#pick();
-    if (first === -1 || this.#running.size === 0) return first;
-    let room = this.budget.room();
-    for (const { job } of this.#running.values()) room -= this.budget.cost(job);
+    if (first === -1 || this.#busy === 0) return first;
+    const room = this.#room();
     const head = this.#queue[first]!;
     if (this.budget.cost(head) <= room) return first;
     const passes = this.#passedOver.get(head.jobId) ?? 0;
@@ -153,14 +179,45 @@ export class Scheduler {
     return a.order < b.order;
   }
 
+  get #busy(): number {
+    return this.#running.size + this.#runningBackground.size;
+  }
+
+  /** The budget left after everything in work. */
+  #room(): number {
+    let room = this.budget.room();
+    for (const { job } of this.#running.values()) room -= this.budget.cost(job);
+    for (const { task } of this.#runningBackground.values()) room -= this.budget.cost(task);
+    return room;
+  }
+
   #dispatch(): void {
-    while (!this.#closed && this.#running.size < this.slots) {
+    while (!this.#closed && this.#busy < this.slots) {
       const index = this.#next();
-      if (index === -1) return;
+      if (index === -1) break;
       const [job] = this.#queue.splice(index, 1);
       this.#passedOver.delete(job!.jobId);
       this.#start(job!);
     }
+    // Idle slots take background work, within the budget (alone, it always runs).
+    while (!this.#closed && this.#busy < this.slots && this.#background.length > 0) {
+      const task = this.#background[0]!;
+      if (this.#busy > 0 && this.budget.cost(task) > this.#room()) return;
+      if (this.#pick() !== -1) return; // a job waits for the budget: it goes first
+      this.#background.shift();
+      this.#startBackground(task);
+    }
+  }
+
+  #startBackground(task: BackgroundTask): void {
+    const controller = new AbortController();
+    const done = task.run(controller.signal)
+      .catch((err) => console.error(`Background task ${task.id} failed:`, err))
+      .finally(() => {
+        this.#runningBackground.delete(task.id);
+        this.#dispatch();
+      });
+    this.#runningBackground.set(task.id, { task, controller, done });
   }
 
   #start(job: QueuedJob): void {

@@ -35,6 +35,7 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
     keptOriginal: row.keptOriginal,
     note: row.keptOriginal ? ALREADY_OPTIMISED : sizeTargetNote(settings, scores),
     scores,
+    scorePending: row.status === "completed" && row.scoreDue && !row.expired,
     metadata: parse<MetadataReport>(row.metadataJson),
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,

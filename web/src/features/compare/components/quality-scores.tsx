@@ -46,7 +46,13 @@ export function QualityScores({ job }: { job: Job }) {
             </p>
           </>
         )
-        : <p className="text-xs text-slate-500">No quality measurement for this image.</p>}
+        : (
+          <p className="text-xs text-slate-500" data-testid="scores-pending">
+            {job.scorePending
+              ? "Measuring the quality score… it appears here in a few seconds."
+              : "No quality measurement for this image."}
+          </p>
+        )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Job } from "../../../../../contract/jobs.ts";
 import { apiJson } from "../../../api/client.ts";
-import { isInFlight } from "../lib/job-state.ts";
+import { awaitsServer } from "../lib/job-state.ts";
 
 export const JOBS_QUERY_KEY = ["/api/jobs"] as const;
 /** Spec §9: jobs are polled every second while any is pending or processing. */
@@ -14,7 +14,7 @@ export const jobsQueryOptions = () =>
     queryKey: JOBS_QUERY_KEY,
     queryFn: getJobs,
     // Paused while nothing is in flight; an upload or an action invalidates the query.
-    refetchInterval: (query) => (query.state.data?.jobs.some(isInFlight) ? JOBS_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.jobs.some(awaitsServer) ? JOBS_POLL_MS : false),
   });
 
 export function useJobs() {

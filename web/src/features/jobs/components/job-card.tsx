@@ -50,6 +50,7 @@ export const JobCard = memo(function JobCard(
     <li
       data-testid="job-card"
       data-status={job.status}
+      data-score-pending={job.scorePending || undefined}
       data-job-id={job.id}
       className={cn(
         "rounded-xl border bg-white p-3 shadow-sm sm:p-4",
@@ -165,6 +166,15 @@ const BAND_TEXT = { good: "text-green-700", fair: "text-yellow-700", poor: "text
 function MeasuredScore({ job }: { job: Job }) {
   const score = job.scores?.overall;
   const format = job.format === "webp" ? " · WebP" : "";
+  if (job.scorePending) {
+    return (
+      <>
+        <span className="text-slate-500" data-testid="job-score-pending">Measuring quality…</span>
+        {" · "}quality {job.quality}
+        {format}
+      </>
+    );
+  }
   if (typeof score !== "number") return <>Quality {job.quality}{format}</>;
   const band = scoreBand(score);
   return (

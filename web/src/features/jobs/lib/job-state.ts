@@ -4,6 +4,9 @@ import { downloadName as nameFor, type Job } from "../../../../../contract/jobs.
 export const isInFlight = (job: Pick<Job, "status">): boolean =>
   job.status === "pending" || job.status === "processing";
 
+/** The page keeps polling while work is in flight or a completed job's score is still to come. */
+export const awaitsServer = (job: Pick<Job, "status" | "scorePending">): boolean => isInFlight(job) || job.scorePending;
+
 export const isDownloadable = (job: Pick<Job, "status" | "expired">): boolean =>
   job.status === "completed" && !job.expired;
 

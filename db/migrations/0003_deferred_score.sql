@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `score_due` integer DEFAULT false NOT NULL;
