@@ -54,7 +54,14 @@ export async function startSqld(): Promise<RunningSqld> {
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
+    // sqld waits up to 30 s for idle keep-alive connections to close on SIGTERM; a test database needs no grace.
+    const killer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }, 1000);
     await child.status;
+    clearTimeout(killer);
     await stderrDone;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
