@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AD_SLOTS_PATTERN } from "../contract/ads.ts";
+import { parseStoreUrl, StoreUrlError } from "./store/from-url.ts";
 
 const intFrom = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
@@ -15,6 +16,10 @@ const envSchema = z.object({
   JOB_TIMEOUT_MS: intFrom(1000, 60_000),
   RESULT_TTL_SECONDS: intFrom(1, 3600),
   MAX_STORE_BYTES: intFrom(1, 1024 ** 3),
+  /** Where originals, results and thumbnails live: memory:, file:DIR or s3://BUCKET?endpoint=URL&region=R. */
+  STORE_URL: z.string().default("memory:"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
@@ -38,10 +43,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
   );
   const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
-  }
+  const lines = result.success ? [] : result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  lines.push(...storeUrlProblems(cleaned).map((p) => `  STORE_URL: ${p}`));
+  if (!result.success || lines.length) throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
   const env = result.data;
   const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_WEBHOOK_SECRET, env.STRIPE_PRICE_ID];
   if (stripe.some(Boolean) && !stripe.every(Boolean)) {
@@ -61,4 +65,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError("Invalid environment:\n  LOCAL_TEST_BILLING: cannot be true while Stripe keys are set");
   }
   return env;
+}
+
+/** STORE_URL checked with the S3 keys it may need (server/store/from-url.ts says how). */
+function storeUrlProblems(source: Record<string, string | undefined>): string[] {
+  try {
+    parseStoreUrl(source.STORE_URL, source);
+    return [];
+  } catch (err) {
+    if (err instanceof StoreUrlError) return err.problems;
+    throw err;
+  }
 }

@@ -1,0 +1,125 @@
+import { toBlob } from "./body.ts";
+import {
+  assertKey,
+  assertPrefix,
+  type ByteStore,
+  type PutOptions,
+  type StoreBody,
+  type StoredBody,
+  type StoredObject,
+  type StoredObjectInfo,
+} from "./types.ts";
+
+interface Entry {
+  data: Blob;
+  storedAt: Date;
+}
+
+/**
+ * `STORE_URL=memory:` (the default): Blobs in a Map, gone when the process ends. Deno keeps Blob
+ * bytes outside the JS heap; a stored Blob is kept without a copy and read back as a stream.
+ * `usedBytes` counts each distinct Blob once (a result that is the original itself costs nothing
+ * more), for a per-process `ByteBudget`.
+ */
+export class MemoryStore implements ByteStore {
+  readonly kind = "memory" as const;
+  readonly description = "memory (this process only)";
+  #entries = new Map<string, Entry>();
+  /** How many keys hold each Blob. */
+  #refs = new Map<Blob, number>();
+  #used = 0;
+
+  /** Bytes held, each distinct Blob once. */
+  get usedBytes(): number {
+    return this.#used;
+  }
+
+  async put(key: string, body: StoreBody, options: PutOptions): Promise<StoredObjectInfo> {
+    assertKey(key);
+    const data = await toBlob(body, options);
+    this.#drop(key);
+    const entry = { data, storedAt: new Date() };
+    this.#entries.set(key, entry);
+    const refs = this.#refs.get(data) ?? 0;
+    this.#refs.set(data, refs + 1);
+    if (refs === 0) this.#used += data.size;
+    return info(key, entry);
+  }
+
+  get(key: string): Promise<StoredBody | null> {
+    assertKey(key);
+    const entry = this.#entries.get(key);
+    return Promise.resolve(entry ? { ...info(key, entry), body: chunkedStream(entry.data) } : null);
+  }
+
+  head(key: string): Promise<StoredObjectInfo | null> {
+    assertKey(key);
+    const entry = this.#entries.get(key);
+    return Promise.resolve(entry ? info(key, entry) : null);
+  }
+
+  delete(key: string): Promise<void> {
+    assertKey(key);
+    this.#drop(key);
+    return Promise.resolve();
+  }
+
+  deletePrefix(prefix: string): Promise<number> {
+    assertPrefix(prefix);
+    let removed = 0;
+    for (const key of [...this.#entries.keys()]) {
+      if (key.startsWith(prefix) && this.#drop(key)) removed++;
+    }
+    return Promise.resolve(removed);
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    assertPrefix(prefix);
+    for (const [key, entry] of [...this.#entries]) {
+      if (key.startsWith(prefix)) yield { key, size: entry.data.size, storedAt: entry.storedAt };
+    }
+  }
+
+  check(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  #drop(key: string): boolean {
+    const entry = this.#entries.get(key);
+    if (!entry) return false;
+    this.#entries.delete(key);
+    const refs = this.#refs.get(entry.data)! - 1;
+    if (refs > 0) {
+      this.#refs.set(entry.data, refs);
+    } else {
+      this.#refs.delete(entry.data);
+      this.#used -= entry.data.size;
+    }
+    return true;
+  }
+}
+
+/**
+ * The Blob as a stream of slices of at most 256 KiB: Deno's `Blob.stream()` hands a stored array
+ * over as one chunk, which would put a whole 25 MB result in the heap at once for a ZIP.
+ */
+function chunkedStream(blob: Blob, chunkSize = 256 * 1024): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (offset >= blob.size) return controller.close();
+      const end = Math.min(offset + chunkSize, blob.size);
+      const chunk = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
+      offset = end;
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+function info(key: string, entry: Entry): StoredObjectInfo {
+  return { key, size: entry.data.size, contentType: entry.data.type, storedAt: entry.storedAt };
+}

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { ByteBudget, jobKey, MemoryStore } from "../../server/store/mod.ts";
+
+Deno.test("the memory store counts a Blob stored under two keys once, and frees it with its last key", async () => {
+  const store = new MemoryStore();
+  const blob = new Blob([new Uint8Array(1000)], { type: "image/jpeg" });
+  await store.put(jobKey("j1", "original"), blob, { contentType: "image/jpeg" });
+  await store.put(jobKey("j1", "result"), blob, { contentType: "image/jpeg" });
+  assert.equal(store.usedBytes, 1000);
+  await store.put(jobKey("j1", "thumbnail"), new Uint8Array(50), { contentType: "image/webp" });
+  assert.equal(store.usedBytes, 1050);
+  await store.delete(jobKey("j1", "original"));
+  assert.equal(store.usedBytes, 1050);
+  await store.deletePrefix("jobs/j1/");
+  assert.equal(store.usedBytes, 0);
+});
+
+Deno.test("a byte budget promises room to uploads in flight and never more than its cap", async () => {
+  const store = new MemoryStore();
+  const budget = new ByteBudget(1000, () => store.usedBytes);
+  const first = budget.reserve();
+  const second = budget.reserve();
+  assert.ok(first.grow(600));
+  assert.equal(second.grow(500), false, "600 promised + 500 > 1000");
+  assert.ok(second.grow(400));
+  assert.equal(budget.heldBytes, 1000);
+  assert.equal(budget.hasRoomFor(1), false);
+
+  await store.put(jobKey("j1", "original"), new Uint8Array(600), { contentType: "image/jpeg" });
+  first.release();
+  first.release(); // safe twice
+  assert.equal(budget.heldBytes, 1000, "stored bytes take the place of the promise");
+  second.release();
+  assert.equal(budget.reservedBytes, 0);
+  assert.ok(budget.hasRoomFor(400));
+  assert.equal(first.grow(1), false, "a released reservation takes nothing more");
+});
