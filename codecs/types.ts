@@ -10,6 +10,8 @@ export interface CompressTimings {
   decodeMs: number;
   encodeMs: number;
   measureMs: number;
+  /** Score searches: encoding and measuring the small mosaic that predicts the full-size score. */
+  proxyMs: number;
   totalMs: number;
 }
 

@@ -9,6 +9,7 @@ import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/i
 import { sniffFormat } from "../container/sniff.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
+import { mosaicOf } from "../image/mosaic.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
@@ -80,7 +81,7 @@ export async function compressImage(
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
   const started = performance.now();
-  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, totalMs: 0 };
+  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, proxyMs: 0, totalMs: 0 };
   const { bytes, settings } = input;
   onProgress("inspect", 2);
   const info = inspectJpeg(bytes);
@@ -114,20 +115,23 @@ export async function compressImage(
   timings.measureMs += performance.now() - t;
   const encodeSettings = goal === null || isWebp
     ? settings
-    : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale) };
+    : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
   const toEncode = !isWebp && !grayscale && encodeSettings.chromaSubsampling === "4:2:2"
     ? averageChromaHorizontally(upright)
     : upright;
   if (toEncode !== upright) releasePixels(upright);
   const metadata = planMetadata(info, settings.stripMetadata);
 
+  const encodePixels = (pixels: RgbaImage, quality: number) =>
+    isWebp
+      ? encodeWebpPixels(pixels, webpOptions(settings, quality))
+      : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale));
+
   const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
     signal.throwIfAborted();
     let te = performance.now();
-    const out = isWebp ? await encodeWebpPixels(toEncode, webpOptions(settings, quality)) : spliceSegments(
-      await encodeJpegPixels(toEncode, mozJpegOptions(encodeSettings, quality, grayscale)),
-      metadata.segments,
-    );
+    const encoded = await encodePixels(toEncode, quality);
+    const out = isWebp ? encoded : spliceSegments(encoded, metadata.segments);
     timings.encodeMs += performance.now() - te;
     if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
     te = performance.now();
@@ -142,10 +146,22 @@ export async function compressImage(
   if (settings.target && goal !== null) {
     const spec = scoreSearchFor(goal + agreementMargin(grayscale), encodeSettings.chromaSubsampling);
     let probes = 0;
+    t = performance.now();
+    const mosaic = mosaicOf(toEncode);
+    const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
+    timings.measureMs += performance.now() - t;
+    const proxy = mosaic && mosaicPlanes && (async (q: number) => {
+      signal.throwIfAborted();
+      const tp = performance.now();
+      const report = await measureOutput(await encodePixels(mosaic, q), isWebp, mosaicPlanes);
+      timings.proxyMs += performance.now() - tp;
+      return report.ssimulacra2;
+    });
     const result = await searchScore(spec, (q) => {
       onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
       return encodeAt(q, true);
-    });
+    }, proxy);
+    if (mosaic) releasePixels(mosaic);
     chosen = result.chosen;
     chosenQuality = chosen.quality;
   } else if (settings.target?.kind === "size") {
@@ -255,5 +271,11 @@ function webpMetadataReport(report: MetadataReport): MetadataReport {
 
 function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
   const r = (v: number) => Math.round(v * 10) / 10;
-  return { decodeMs: r(t.decodeMs), encodeMs: r(t.encodeMs), measureMs: r(t.measureMs), totalMs: r(t.totalMs) };
+  return {
+    decodeMs: r(t.decodeMs),
+    encodeMs: r(t.encodeMs),
+    measureMs: r(t.measureMs),
+    proxyMs: r(t.proxyMs),
+    totalMs: r(t.totalMs),
+  };
 }

@@ -52,17 +52,32 @@ export interface ScoreSearch {
   goal: number;
   /** A passing probe at most this far above the goal ends the search. */
   slack: number;
-  /** The first quality to try (see `predictQuality`). */
+  /** Where probes aim: this far above the goal, so a small misprediction still passes. */
+  aimAbove: number;
+  /** The first quality to try without a proxy (see `predictQuality`). */
   start: number;
   lo: number;
   hi: number;
+  /** Full-size probes at most. */
   maxProbes: number;
 }
 
 /**
- * Predict, then verify: encode at the predicted quality, measure, then move by
- * secant steps on score-versus-quality (a prior slope until two probes give one)
- * towards just above the goal, inside the bracket the probes have established.
+ * A cheap stand-in for the full-size score at a quality (the score of a small
+ * mosaic of the image's own tiles, codecs/image/mosaic.ts): it reads higher or
+ * lower than the full image by an amount that changes slowly with quality, so
+ * each full-size probe calibrates it.
+ */
+export type Proxy = (quality: number) => Promise<number>;
+
+/** The full image's score minus the proxy's, before a full probe calibrates it (measured: -1.5 to -3.5). */
+const PRIOR_PROXY_OFFSET = -2.5;
+
+/**
+ * Predict, then verify. With a proxy: find the lowest quality whose proxy score,
+ * shifted by the offset the nearest full probe measured, reaches the aim; probe
+ * it at full size; repeat inside the bracket the full probes established. Without
+ * one (small images): secant steps on the full probes, from a prior slope.
  * Stops at the first passing probe within `slack` of the goal, or when the
  * passing and failing qualities are adjacent. Returns the smallest passing
  * probe, else the best-scoring one.
@@ -70,10 +85,35 @@ export interface ScoreSearch {
 export async function searchScore<P extends Probe>(
   spec: ScoreSearch,
   probe: (quality: number) => Promise<P>,
-): Promise<{ chosen: P; passed: boolean; probes: number }> {
+  proxy: Proxy | null = null,
+): Promise<{ chosen: P; passed: boolean; probes: number; proxyProbes: number }> {
   const done: P[] = [];
-  const aim = spec.goal + Math.min(1, spec.slack / 2);
+  const aim = spec.goal + spec.aimAbove;
+  const proxyScores = new Map<number, number>();
+  const proxyAt = async (q: number) => {
+    let score = proxyScores.get(q);
+    if (score === undefined) proxyScores.set(q, score = await proxy!(q));
+    return score;
+  };
+  /** Lowest quality in [lo, hi] whose proxy score + offset reaches the aim (hi + 1 if none). */
+  const proxyPrediction = async (offset: number, lo: number, hi: number, from: number) => {
+    // Gallop from the guess to a bracket, then bisect: the proxy is cheap, not free.
+    let pass = hi + 1, fail = lo - 1;
+    let q = clamp(from, lo, hi), step = 4;
+    while (pass - fail > 1) {
+      if ((await proxyAt(q)) + offset >= aim) pass = q;
+      else fail = q;
+      if (pass - fail <= 1) break;
+      if (pass > hi) q = Math.min(hi, q + step);
+      else if (fail < lo) q = Math.max(lo, q - step);
+      else q = Math.floor((pass + fail) / 2);
+      step *= 2;
+    }
+    return pass;
+  };
+
   let quality = clamp(Math.round(spec.start), spec.lo, spec.hi);
+  if (proxy) quality = clamp(await proxyPrediction(PRIOR_PROXY_OFFSET, spec.lo, spec.hi, quality), spec.lo, spec.hi);
   while (done.length < spec.maxProbes) {
     const p = await probe(quality);
     done.push(p);
@@ -84,7 +124,19 @@ export async function searchScore<P extends Probe>(
     const above = passing.length ? Math.min(...passing) : spec.hi + 1; // lowest passing quality
     const below = failing.length ? Math.max(...failing) : spec.lo - 1; // highest failing quality
     if (above - below <= 1) break;
-    let next = Math.round(quality + (aim - p.score) / slopeNear(done, aim));
+    let next: number;
+    if (proxy) {
+      const offset = p.score - (await proxyAt(p.quality));
+      next = await proxyPrediction(offset, below + 1, above - 1, p.quality);
+      // The calibrated proxy says the last probe is already the floor: trust the bracket instead.
+      if (next >= above) next = above - 1;
+    } else if (passing.length && failing.length) {
+      // Bracketed: interpolate between the nearest failing and passing probes.
+      const f = done.find((d) => d.quality === below)!, s = done.find((d) => d.quality === above)!;
+      next = Math.ceil(f.quality + ((aim - f.score) * (s.quality - f.quality)) / Math.max(1e-6, s.score - f.score));
+    } else {
+      next = Math.round(quality + (aim - p.score) / slopeNear(done, aim));
+    }
     next = clamp(next, below + 1, above - 1);
     if (done.some((d) => d.quality === next)) next = pass ? next - 1 : next + 1;
     if (next <= below || next >= above || next < spec.lo || next > spec.hi) break;
@@ -94,7 +146,7 @@ export async function searchScore<P extends Probe>(
   const chosen = passed.length
     ? passed.reduce((a, b) => (b.size < a.size ? b : a))
     : done.reduce((a, b) => (b.score > a.score ? b : a));
-  return { chosen, passed: passed.length > 0, probes: done.length };
+  return { chosen, passed: passed.length > 0, probes: done.length, proxyProbes: proxyScores.size };
 }
 
 /** Score points per quality step near the aim: from the two probes closest to it, else a prior. */

@@ -17,16 +17,52 @@ function curve(at80: number, slope: number) {
   return { probe, probed };
 }
 
-Deno.test("the score search lands within 2 points above the goal in at most 4 probes", async () => {
-  for (const [at80, slope] of [[81, 0.8], [70, 0.5], [90, 1.2], [76, 0.3], [85, 2]] as const) {
+/** Score of the synthetic curve at quality q (as `curve` computes it). */
+const scoreAt = (at80: number, slope: number, q: number) =>
+  Math.min(100, at80 + slope * (q - 80) - 0.004 * (q - 80) ** 2);
+
+/** The chosen probe is the floor (one quality lower fails) or within the slack above the goal. */
+function assertTight(chosen: Probe, goal: number, at80: number, slope: number, label: string) {
+  assert.ok(chosen.score >= goal, `${label}: ${chosen.score}`);
+  const floor = scoreAt(at80, slope, chosen.quality - 1) < goal;
+  assert.ok(floor || chosen.score <= goal + 1, `${label}: q${chosen.quality} scores ${chosen.score}, not the floor`);
+}
+
+const CURVES = [[81, 0.8], [70, 0.5], [90, 1.2], [76, 0.3], [85, 2]] as const;
+
+Deno.test("without a proxy, the score search ends at the floor or within 1 point of the goal in at most 4 probes", async () => {
+  for (const [at80, slope] of CURVES) {
     for (const goal of [50, 80, 90]) {
       const { probe, probed } = curve(at80, slope);
       const { chosen, passed } = await searchScore(scoreSearchFor(goal, chromaForGoal(goal, false)), probe);
-      assert.ok(probed.length <= 4, `${at80}/${slope} goal ${goal}: ${probed}`);
-      if (!passed) continue;
-      assert.ok(chosen.score >= goal, `${at80}/${slope} goal ${goal}: ${chosen.score}`);
-      // Adjacent qualities may straddle the slack window when the slope is steep.
-      assert.ok(chosen.score <= goal + Math.max(2, slope * 1.1), `${at80}/${slope} goal ${goal}: ${chosen.score}`);
+      const label = `${at80}/${slope} goal ${goal}`;
+      assert.ok(probed.length <= 4, `${label}: ${probed}`);
+      if (passed) assertTight(chosen, goal, at80, slope, label);
+    }
+  }
+});
+
+Deno.test("a calibrated proxy brings the search to the floor in 1-2 full probes, whatever its offset", async () => {
+  for (const [at80, slope] of CURVES) {
+    for (const goal of [60, 80, 88]) {
+      // The proxy reads 1.5-3.5 points high, its offset drifting with quality as measured on photos.
+      for (const [offset, drift] of [[1.5, 0], [3.5, -0.1], [2.5, 0.05]] as const) {
+        const { probe, probed } = curve(at80, slope);
+        const proxied: number[] = [];
+        const proxy = (q: number) => {
+          proxied.push(q);
+          return Promise.resolve(scoreAt(at80, slope, q) + offset + drift * (q - 80));
+        };
+        const spec = scoreSearchFor(goal, chromaForGoal(goal, false));
+        const { chosen, passed, probes } = await searchScore(spec, probe, proxy);
+        const label = `${at80}/${slope} goal ${goal} offset ${offset}/${drift}`;
+        if (scoreAt(at80, slope, spec.hi) < goal) continue; // unreachable
+        assert.ok(passed, label);
+        assertTight(chosen, goal, at80, slope, label);
+        assert.ok(probes <= 3, `${label}: full probes at ${probed}`);
+        // Cheap probes: about one full probe's worth of pixels near 80, more for goals far from the start.
+        assert.ok(proxied.length <= (goal === 80 ? 10 : 16), `${label}: ${proxied.length} proxy probes`);
+      }
     }
   }
 });
