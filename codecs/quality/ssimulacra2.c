@@ -421,7 +421,7 @@ static void blur_rows4(const vec *in, vec *out, int width) {
     const vec *a = in + n - big - 1, *b = in + n + big - 1;
     vec s0 = ADD(a[0], b[0]), s1 = ADD(a[1], b[1]), s2 = ADD(a[2], b[2]), s3 = ADD(a[3], b[3]);
     vec o0[3], o1[3], o2[3], o3[3];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
       vec i0 = SPLAT(IN[k][0]), i1 = SPLAT(IN[k][1]), i2 = SPLAT(IN[k][2]), i3 = SPLAT(IN[k][3]);
       vec mz = wasm_f32x4_neg(z[k]);
       o0[k] = fma4(SPLAT(PREV[k][0]), y[k], fma4(s0, i0, mz));
@@ -431,6 +431,17 @@ static void blur_rows4(const vec *in, vec *out, int width) {
                    fma4(SPLAT(PREV2[k][3]), z[k], fma4(i0, s3, fma4(i1, s2, fma4(i2, s1, MUL(s0, i3))))));
       z[k] = o2[k];
       y[k] = o3[k];
+    }
+    {
+      /* Filter 5: its coefficients of order 1e-16 (cos(5π/2) in float) leave every fused multiply-add
+         they enter unchanged but for values below 1e-16, so those are dropped; ±1 ones are exact. */
+      vec i0 = SPLAT(IN[2][0]), i2 = SPLAT(IN[2][2]);
+      o0[2] = fma4(s0, i0, wasm_f32x4_neg(z[2]));
+      o1[2] = SUB(MUL(i0, s1), y[2]);
+      o2[2] = ADD(z[2], fma4(i0, s2, MUL(s0, i2)));
+      o3[2] = ADD(y[2], fma4(i0, s3, MUL(i2, s1)));
+      z[2] = o2[2];
+      y[2] = o3[2];
     }
     out[n] = ADD(o0[0], ADD(o0[1], o0[2]));
     out[n + 1] = ADD(o1[0], ADD(o1[1], o1[2]));
@@ -606,7 +617,9 @@ static void channel_maps(Scratch *s, const float *p1, const float *p2, int width
           vec o[3];
           for (int k = 0; k < 3; k++) {
             vec y = wasm_v128_load(prev[q][k] + x), z = wasm_v128_load(prev2[q][k] + x);
-            o[k] = fma4(SPLAT(N2[k]), sv, fma4(SPLAT(-D1[k]), y, wasm_f32x4_neg(z)));
+            /* Filter 5's d1 is of order 1e-16: −d1·y − z is −z. */
+            vec t = k == 2 ? wasm_f32x4_neg(z) : fma4(SPLAT(-D1[k]), y, wasm_f32x4_neg(z));
+            o[k] = fma4(SPLAT(N2[k]), sv, t);
             wasm_v128_store(prev2[q][k] + x, o[k]); /* becomes y[n-1]; y[n-1] becomes y[n-2] */
           }
           mu[q] = ADD(o[0], ADD(o[1], o[2]));
