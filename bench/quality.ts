@@ -36,13 +36,15 @@ export async function metricAgreement(): Promise<void> {
       original = xybPyramid(image);
       prepMs += performance.now() - t;
       prepMp += (image.width * image.height) / 1e6;
+      for (const stale of originals.values()) stale.free();
       originals.clear();
       originals.set(pair.originalPath, original);
     }
     const distorted = await readImage(pair.distortedPath);
     // One comparison: the output's pyramid and the maps (the original's pyramid is made once per job).
     const t = performance.now(), c = cpuMs();
-    const score = compareXyb(original, xybPyramid(distorted)).score;
+    using pyramid = xybPyramid(distorted);
+    const score = compareXyb(original, pyramid).score;
     wallMs += performance.now() - t;
     cpu += cpuMs() - c;
     megapixels += (distorted.width * distorted.height) / 1e6;
@@ -66,7 +68,13 @@ async function runPool(corpus: CorpusImage[], settings: (image: CorpusImage, i: 
 
 async function scoreOf(original: Uint8Array, output: Uint8Array): Promise<number> {
   const a = measurePlanes(await decodeJpegPixels(original));
-  return compareQuality(a.pyramid, measurePlanes(await decodeJpegPixels(output), a.factor).pyramid).score;
+  const b = measurePlanes(await decodeJpegPixels(output), a.factor);
+  try {
+    return compareQuality(a.pyramid, b.pyramid).score;
+  } finally {
+    a.pyramid.free();
+    b.pyramid.free();
+  }
 }
 
 export async function autoAndBytes(corpus: CorpusImage[]): Promise<void> {

@@ -1,5 +1,6 @@
 /**
- * Compiles a codec's .wasm straight from node_modules. The emscripten glue's
+ * Compiles a codec's .wasm straight from node_modules (and ours, built from C
+ * in this repository: the metric). The emscripten glue's
  * own loader fetches relative to import.meta.url, which does not work under
  * Deno (neither "web" nor "worker" by its detection), so we compile once and
  * hand the module to the jsquash `init`.
@@ -16,6 +17,13 @@ export const CODEC_WASM: ReadonlyArray<readonly [entry: string, file: string]> =
   ["@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm"],
 ];
 
+/** WASM of our own, committed next to its C source (codecs/README.md says how to rebuild it). */
+export const METRIC_WASM = new URL("./quality/ssimulacra2.wasm", import.meta.url);
+const OWN_WASM: readonly URL[] = [METRIC_WASM];
+
+/** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
+const ownCompiled = new Map<string, WebAssembly.Module>();
+
 /** Compiled modules by file URL, as posted from the host worker to each codec worker. */
 export type CompiledModules = Record<string, WebAssembly.Module>;
 
@@ -29,6 +37,7 @@ export async function compileCodecs(): Promise<CompiledModules> {
   for (const [entry, file] of CODEC_WASM) {
     modules[wasmUrl(entry, file).href] = await compilePackageWasm(entry, file);
   }
+  for (const url of OWN_WASM) modules[url.href] = await WebAssembly.compile(await Deno.readFile(url));
   return modules;
 }
 
@@ -36,7 +45,15 @@ export async function compileCodecs(): Promise<CompiledModules> {
 export function useCompiledModules(modules: CompiledModules): void {
   for (const [href, module] of Object.entries(modules)) {
     if (!compiled.has(href)) compiled.set(href, Promise.resolve(module));
+    if (!ownCompiled.has(href)) ownCompiled.set(href, module);
   }
+}
+
+/** One of OWN_WASM: as posted by the host worker, else compiled here on first use (tests, benches). */
+export function compiledModuleSync(url: URL): WebAssembly.Module {
+  let module = ownCompiled.get(url.href);
+  if (!module) ownCompiled.set(url.href, module = new WebAssembly.Module(Deno.readFileSync(url)));
+  return module;
 }
 
 const wasmUrl = (entry: string, file: string) => new URL(file, import.meta.resolve(entry));
@@ -61,11 +78,16 @@ export function isEmscriptenExit(error: unknown): boolean {
 /** Each codec's current WASM memory, by compiled module (a re-instantiated codec replaces its entry). */
 const heaps = new Map<WebAssembly.Module, WebAssembly.Memory>();
 
-/** Bytes held by this thread's codec heaps: they grow with the largest image and never shrink. */
+/** Bytes held by this thread's codec and metric heaps: they grow with the largest image and never shrink. */
 export function wasmHeapBytes(): number {
   let bytes = 0;
   for (const memory of heaps.values()) bytes += memory.buffer.byteLength;
   return bytes;
+}
+
+/** Counts a WASM memory of ours (the metric's) in `wasmHeapBytes`. */
+export function trackHeap(module: WebAssembly.Module, memory: WebAssembly.Memory): void {
+  heaps.set(module, memory);
 }
 
 /** jsquash's `init(module, overrides)`; its .d.ts only declares the one-argument form. */

@@ -113,101 +113,106 @@ export async function compressImage(
   t = performance.now();
   const originalPlanes = measureNow ? measurePlanes(upright) : null;
   timings.measureMs += performance.now() - t;
-  const encodeSettings = goal === null || isWebp
-    ? settings
-    : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
-  const toEncode = !isWebp && !grayscale && encodeSettings.chromaSubsampling === "4:2:2"
-    ? averageChromaHorizontally(upright)
-    : upright;
-  if (toEncode !== upright) releasePixels(upright);
-  const metadata = planMetadata(info, settings.stripMetadata);
+  // The pyramid lives in the metric's WASM memory: freed when the job ends, however it ends.
+  try {
+    const encodeSettings = goal === null || isWebp
+      ? settings
+      : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
+    const toEncode = !isWebp && !grayscale && encodeSettings.chromaSubsampling === "4:2:2"
+      ? averageChromaHorizontally(upright)
+      : upright;
+    if (toEncode !== upright) releasePixels(upright);
+    const metadata = planMetadata(info, settings.stripMetadata);
 
-  const encodePixels = (pixels: RgbaImage, quality: number) =>
-    isWebp
-      ? encodeWebpPixels(pixels, webpOptions(settings, quality))
-      : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale));
+    const encodePixels = (pixels: RgbaImage, quality: number) =>
+      isWebp
+        ? encodeWebpPixels(pixels, webpOptions(settings, quality))
+        : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale));
 
-  const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
-    signal.throwIfAborted();
-    let te = performance.now();
-    const encoded = await encodePixels(toEncode, quality);
-    const out = isWebp ? encoded : spliceSegments(encoded, metadata.segments);
-    timings.encodeMs += performance.now() - te;
-    if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
-    te = performance.now();
-    const report = await measureOutput(out, isWebp, originalPlanes!);
-    timings.measureMs += performance.now() - te;
-    // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
-    return { quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
-  };
-
-  let chosen: Encoded;
-  let chosenQuality: number | null = null;
-  if (settings.target && goal !== null) {
-    const spec = scoreSearchFor(goal + agreementMargin(grayscale), encodeSettings.chromaSubsampling);
-    let probes = 0;
-    t = performance.now();
-    const mosaic = mosaicOf(toEncode);
-    const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
-    timings.measureMs += performance.now() - t;
-    const proxy = mosaic && mosaicPlanes && (async (q: number) => {
+    const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
       signal.throwIfAborted();
-      const tp = performance.now();
-      const report = await measureOutput(await encodePixels(mosaic, q), isWebp, mosaicPlanes);
-      timings.proxyMs += performance.now() - tp;
-      return report.ssimulacra2;
-    });
-    const result = await searchScore(spec, (q) => {
-      onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-      return encodeAt(q, true);
-    }, proxy);
-    if (mosaic) releasePixels(mosaic);
-    chosen = result.chosen;
-    chosenQuality = chosen.quality;
-  } else if (settings.target?.kind === "size") {
-    const spec = searchSpecFor(settings.target);
-    let probes = 0;
-    const result = await searchQuality(spec, (q) => {
-      onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-      return encodeAt(q, false);
-    });
-    chosen = result.chosen;
-    chosenQuality = chosen.quality;
-  } else {
-    onProgress("encode", 20);
-    chosen = await encodeAt(settings.quality, false);
-  }
-  // Encoding is over: only the measuring planes are needed from here.
-  releasePixels(toEncode);
-  onProgress("measure", 85);
-  if (chosen.size >= bytes.length) {
+      let te = performance.now();
+      const encoded = await encodePixels(toEncode, quality);
+      const out = isWebp ? encoded : spliceSegments(encoded, metadata.segments);
+      timings.encodeMs += performance.now() - te;
+      if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
+      te = performance.now();
+      const report = await measureOutput(out, isWebp, originalPlanes!);
+      timings.measureMs += performance.now() - te;
+      // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
+      return { quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
+    };
+
+    let chosen: Encoded;
+    let chosenQuality: number | null = null;
+    if (settings.target && goal !== null) {
+      const spec = scoreSearchFor(goal + agreementMargin(grayscale), encodeSettings.chromaSubsampling);
+      let probes = 0;
+      t = performance.now();
+      const mosaic = mosaicOf(toEncode);
+      const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
+      timings.measureMs += performance.now() - t;
+      const proxy = mosaic && mosaicPlanes && (async (q: number) => {
+        signal.throwIfAborted();
+        const tp = performance.now();
+        const report = await measureOutput(await encodePixels(mosaic, q), isWebp, mosaicPlanes);
+        timings.proxyMs += performance.now() - tp;
+        return report.ssimulacra2;
+      });
+      const result = await searchScore(spec, (q) => {
+        onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
+        return encodeAt(q, true);
+      }, proxy).finally(() => mosaicPlanes?.pyramid.free());
+      if (mosaic) releasePixels(mosaic);
+      chosen = result.chosen;
+      chosenQuality = chosen.quality;
+    } else if (settings.target?.kind === "size") {
+      const spec = searchSpecFor(settings.target);
+      let probes = 0;
+      const result = await searchQuality(spec, (q) => {
+        onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
+        return encodeAt(q, false);
+      });
+      chosen = result.chosen;
+      chosenQuality = chosen.quality;
+    } else {
+      onProgress("encode", 20);
+      chosen = await encodeAt(settings.quality, false);
+    }
+    // Encoding is over: only the measuring planes are needed from here.
+    releasePixels(toEncode);
+    onProgress("measure", 85);
+    if (chosen.size >= bytes.length) {
+      timings.totalMs = performance.now() - started;
+      onProgress("done", 100);
+      return keepOriginal(bytes, thumbnail, upright, metadata.report, chosenQuality, timings);
+    }
+    if (!chosen.report && originalPlanes) {
+      t = performance.now();
+      chosen.report = await measureOutput(chosen.bytes, isWebp, originalPlanes);
+      timings.measureMs += performance.now() - t;
+    }
     timings.totalMs = performance.now() - started;
     onProgress("done", 100);
-    return keepOriginal(bytes, thumbnail, upright, metadata.report, chosenQuality, timings);
+    const meta = isWebp ? webpMeta : jpegMeta;
+    return {
+      bytes: chosen.bytes,
+      mimeType: meta.mimeType,
+      extension: meta.extension,
+      width: upright.width,
+      height: upright.height,
+      originalSize: bytes.length,
+      compressedSize: chosen.size,
+      keptOriginal: false,
+      quality: chosen.report,
+      metadata: isWebp ? webpMetadataReport(metadata.report) : metadata.report,
+      chosenQuality,
+      thumbnail,
+      timings: roundTimings(timings),
+    };
+  } finally {
+    originalPlanes?.pyramid.free();
   }
-  if (!chosen.report && originalPlanes) {
-    t = performance.now();
-    chosen.report = await measureOutput(chosen.bytes, isWebp, originalPlanes);
-    timings.measureMs += performance.now() - t;
-  }
-  timings.totalMs = performance.now() - started;
-  onProgress("done", 100);
-  const meta = isWebp ? webpMeta : jpegMeta;
-  return {
-    bytes: chosen.bytes,
-    mimeType: meta.mimeType,
-    extension: meta.extension,
-    width: upright.width,
-    height: upright.height,
-    originalSize: bytes.length,
-    compressedSize: chosen.size,
-    keptOriginal: false,
-    quality: chosen.report,
-    metadata: isWebp ? webpMetadataReport(metadata.report) : metadata.report,
-    chosenQuality,
-    thumbnail,
-    timings: roundTimings(timings),
-  };
 }
 
 /**
@@ -227,15 +232,23 @@ export async function scoreImage(
   signal.throwIfAborted();
   const planes = measurePlanes(upright);
   releasePixels(upright);
-  signal.throwIfAborted();
-  return measureOutput(output, sniffFormat(output) === "webp", planes);
+  try {
+    signal.throwIfAborted();
+    return await measureOutput(output, sniffFormat(output) === "webp", planes);
+  } finally {
+    planes.pyramid.free();
+  }
 }
 
 async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {
   const decoded = isWebp ? await decodeWebpPixels(out) : await decodeJpegPixels(out);
   const planes = measurePlanes(decoded, original.factor);
   releasePixels(decoded);
-  return compareQuality(original.pyramid, planes.pyramid);
+  try {
+    return compareQuality(original.pyramid, planes.pyramid);
+  } finally {
+    planes.pyramid.free();
+  }
 }
 
 function keepOriginal(

@@ -1,6 +1,7 @@
 /**
  * What the pipeline keeps of an image to measure it: the SSIMULACRA 2 pyramid
- * (./ssimulacra2.ts, about 7 bytes per pixel). Images over MEASURE_MAX_PIXELS are
+ * (./ssimulacra2.ts, about 7 bytes per pixel, in the metric's WASM memory: free it
+ * when done). Images over MEASURE_MAX_PIXELS are
  * first box-downscaled by an integer factor (averaging sRGB bytes) to bound the
  * memory and time of measuring: past 24 MP, fine artefacts are seen averaged.
  */

@@ -1,9 +1,9 @@
 /**
- * SSIMULACRA 2.1 (Jon Sneyers, Cloudinary), written here over typed arrays.
- * Constants, the 108 weights and the final mapping come from the reference
- * implementation (github.com/cloudinary/ssimulacra2, src/ssimulacra2.cc,
- * BSD-3-Clause, Copyright (c) Jon Sneyers, Cloudinary); its blur is libjxl's
- * recursive Gaussian (./blur.ts) and its colour space libjxl's XYB (./xyb.ts).
+ * SSIMULACRA 2.1 (Jon Sneyers, Cloudinary). Constants, the 108 weights and the
+ * final mapping come from the reference implementation
+ * (github.com/cloudinary/ssimulacra2, src/ssimulacra2.cc, BSD-3-Clause,
+ * Copyright (c) Jon Sneyers, Cloudinary); its blur is libjxl's recursive
+ * Gaussian and its colour space libjxl's XYB.
  *
  * The algorithm: both images in positive XYB; at 6 scales (1:1 to 1:32,
  * downscaled in linear RGB) and for each channel, three error maps over a
@@ -13,31 +13,28 @@
  * blur, smoothing). Each map gives its mean and its 4-norm: 108 numbers, whose
  * weighted sum goes through a fixed polynomial and power to the 0-100 score.
  *
- * Ours differs in how, not what:
- * - the blurs are streamed row by row (no full-size temporaries);
+ * The pixel work runs in WebAssembly SIMD compiled from our own C
+ * (./ssimulacra2.c, built by scripts/build-metric-wasm.sh; docs/decisions/014):
+ * the XYB pyramid and the maps. This module keeps the weights, chooses the
+ * maps, and maps the norms to the score. Ours differs from the reference in
+ * how, not what:
+ * - the blurs are streamed (rows blurred horizontally four at a time into a
+ *   ring, then vertically), with no full-size temporaries;
  * - maps whose every weight is below `skipBelow` (default 0.01; the largest
  *   skipped weight is 0.0021) are not computed: X and B at full resolution, B at
  *   1:2 and 1:4, the whole 1:32 scale. Measured: identical to 3 decimals on the
  *   84 reference pairs, and well under half the reference's work.
- * - precision: the reference blurs in float32 with a recursion whose poles lie on
- *   the unit circle, so its rounding errors are never damped; they leave a small
- *   noise in the blurred planes that lowers its scores by up to 3 points at high
- *   quality. From scale 1:2 on we reproduce its float32 arithmetic (Math.fround at
- *   each of its roundings, its four-outputs-at-a-time horizontal pass); at full
- *   resolution, where that noise turned out not to matter for agreement, we blur in
- *   double precision (3× cheaper) and blur(a²) + blur(b²) as one blur. Measured
- *   on the 84 reference pairs: max |Δ| 0.48 with float32 everywhere, and see
- *   codecs/README.md for the figures of the mix used.
+ * - precision: float32 everywhere, as the reference, and its blur's rounding
+ *   per output (its recursion's poles lie on the unit circle, so rounding noise
+ *   is never damped and its scores include it: up to 3 points at high quality
+ *   against a double-precision blur), without its fused multiply-adds. Measured
+ *   agreement and speed: codecs/README.md.
+ *
+ * A pyramid's planes live in the WASM module's memory: free it (`free()`) when
+ * done. The module is compiled once per process (codecs/wasm.ts) and
+ * instantiated once per thread.
  */
-import {
-  blurColumnsStep,
-  blurColumnsStepDouble,
-  blurLine as blurLineF,
-  blurLineDouble,
-  type GaussKernel,
-  SSIM_KERNEL,
-} from "./blur.ts";
-import { halveLinear, halveRgba, type LinearPlanes, linearToXyb, rgbaToXyb } from "./xyb.ts";
+import { compiledModuleSync, METRIC_WASM, trackHeap } from "../wasm.ts";
 
 export interface RgbaPixels {
   data: Uint8Array | Uint8ClampedArray;
@@ -46,8 +43,6 @@ export interface RgbaPixels {
 }
 
 const NUM_SCALES = 6;
-const C2 = Math.fround(0.0009);
-const fr = Math.fround;
 
 /**
  * Index c·36 + scale·6 + norm·3 + map: c 0-2 = X, Y, B; norm 0 = mean, 1 = 4-norm;
@@ -177,70 +172,125 @@ export function scoreFromWeightedSum(sum: number): number {
   return s > 0 ? 100 - 10 * Math.pow(s, 0.6276336467831387) : 100;
 }
 
-/** Which maps to compute: per scale and channel, none, edge maps only, or edge + SSIM. */
-interface Plan {
-  skipBelow: number;
-  /** [scale][channel] */
-  maps: ("none" | "edges" | "all")[][];
-}
-
 export const DEFAULT_SKIP_BELOW = 0.01;
 
-function makePlan(skipBelow: number): Plan {
+/**
+ * Which maps to compute, as the WASM reads it: 18 bytes, scale·3 + channel:
+ * 0 none, 1 the edge maps only, 2 edge maps and SSIM.
+ */
+function makePlan(skipBelow: number): Uint8Array {
   const counts = (w: number) => skipBelow === 0 || w >= skipBelow;
-  const maps = Array.from({ length: NUM_SCALES }, (_, scale) =>
-    [0, 1, 2].map((c) => {
+  const plan = new Uint8Array(NUM_SCALES * 3);
+  for (let scale = 0; scale < NUM_SCALES; scale++) {
+    for (let c = 0; c < 3; c++) {
       const w = (norm: number, map: number) => WEIGHTS[weightIndex(c, scale, norm, map)]!;
       const ssim = counts(Math.max(w(0, 0), w(1, 0)));
       const edges = counts(Math.max(w(0, 1), w(1, 1), w(0, 2), w(1, 2)));
-      return ssim ? "all" as const : edges ? "edges" as const : "none" as const;
-    }));
-  return { skipBelow, maps };
+      plan[scale * 3 + c] = ssim ? 2 : edges ? 1 : 0;
+    }
+  }
+  return plan;
 }
 
-const PLANS = new Map<number, Plan>();
-function planFor(skipBelow: number): Plan {
+const PLANS = new Map<number, Uint8Array>();
+function planFor(skipBelow: number): Uint8Array {
   let plan = PLANS.get(skipBelow);
   if (!plan) PLANS.set(skipBelow, plan = makePlan(skipBelow));
   return plan;
 }
 
-interface ScalePlanes {
-  width: number;
-  height: number;
-  /** X, Y, B in positive XYB; null where the plan does not need the channel. */
-  planes: [Float32Array | null, Float32Array | null, Float32Array | null];
+/** sRGB byte → linear light, exact sRGB transfer function (the WASM's table, written at instantiation). */
+const LINEAR_FROM_BYTE = Float32Array.from({ length: 256 }, (_, c) => {
+  const v = c / 255;
+  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+});
+
+/** ./ssimulacra2.c's exports (pointers are byte offsets into `memory`; 0 = out of memory). */
+interface MetricExports {
+  memory: WebAssembly.Memory;
+  alloc(bytes: number): number;
+  free(pointer: number): void;
+  allocated_bytes(): number;
+  linear_table(): number;
+  pyramid(rgba: number, width: number, height: number, plan: number): number;
+  pyramid_free(pyramid: number): void;
+  compare(a: number, b: number, plan: number, norms: number): number;
+  blur_row(input: number, output: number, width: number): number;
 }
 
-/** An image converted for the metric: keep the original's to compare several outputs with it. */
-export interface XybPyramid {
-  width: number;
-  height: number;
-  skipBelow: number;
-  scales: ScalePlanes[];
+interface Metric {
+  exports: MetricExports;
+  /** 18 bytes for the plan, then 8-aligned the 108 norms (allocated once). */
+  io: number;
+}
+
+const NORMS_AT = 24;
+let metric: Metric | null = null;
+
+function wasm(): Metric {
+  if (metric) return metric;
+  const module = compiledModuleSync(METRIC_WASM);
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as MetricExports;
+  new Float32Array(exports.memory.buffer, exports.linear_table(), 256).set(LINEAR_FROM_BYTE);
+  trackHeap(module, exports.memory);
+  const io = exports.alloc(NORMS_AT + 8 * WEIGHTS.length);
+  if (!io) throw outOfMemory();
+  return metric = { exports, io };
+}
+
+const outOfMemory = () => new RangeError("The quality measurement ran out of memory");
+
+function writePlan(m: Metric, skipBelow: number): number {
+  new Uint8Array(m.exports.memory.buffer, m.io, NUM_SCALES * 3).set(planFor(skipBelow));
+  return m.io;
+}
+
+/** Pyramids not freed explicitly are freed when collected (a backstop, not the way to free them). */
+const unfreed = new FinalizationRegistry<number>((pointer) => metric?.exports.pyramid_free(pointer));
+
+/** An image converted for the metric: keep the original's to compare several outputs with it, then free it. */
+export class XybPyramid {
+  #pointer: number;
+
+  constructor(pointer: number, readonly width: number, readonly height: number, readonly skipBelow: number) {
+    this.#pointer = pointer;
+    unfreed.register(this, pointer, this);
+  }
+
+  /** Its planes in the WASM memory; throws once freed. */
+  get pointer(): number {
+    if (!this.#pointer) throw new Error("This XYB pyramid has been freed");
+    return this.#pointer;
+  }
+
+  /** Gives its planes back to the WASM heap; safe to call twice. */
+  free(): void {
+    if (!this.#pointer) return;
+    unfreed.unregister(this);
+    wasm().exports.pyramid_free(this.#pointer);
+    this.#pointer = 0;
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
 }
 
 export function xybPyramid(image: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW): XybPyramid {
-  const plan = planFor(skipBelow);
-  const scales: ScalePlanes[] = [];
-  let width = image.width, height = image.height;
-  let linear: LinearPlanes | null = null;
-  for (let scale = 0; scale < NUM_SCALES; scale++) {
-    // As the reference: a scale is measured while the previous one was at least 8×8.
-    if (width < 8 || height < 8) break;
-    if (scale > 0) {
-      linear = linear ? halveLinear(linear) : halveRgba(image.data, image.width, image.height);
-      width = linear.width;
-      height = linear.height;
-    }
-    const need = plan.maps[scale]!;
-    const n = width * height;
-    const planes = need.map((m) => (m === "none" ? null : new Float32Array(n))) as ScalePlanes["planes"];
-    if (linear) linearToXyb(linear.r, linear.g, linear.b, n, ...planes);
-    else rgbaToXyb(image.data, n, ...planes);
-    scales.push({ width, height, planes });
+  const m = wasm(), { exports } = m;
+  const { width, height } = image;
+  const bytes = width * height * 4;
+  const rgba = exports.alloc(bytes);
+  if (!rgba) throw outOfMemory();
+  let pointer: number;
+  try {
+    new Uint8Array(exports.memory.buffer, rgba, bytes).set(image.data.subarray(0, bytes));
+    pointer = exports.pyramid(rgba, width, height, writePlan(m, skipBelow));
+  } finally {
+    exports.free(rgba);
   }
-  return { width: image.width, height: image.height, skipBelow, scales };
+  if (!pointer) throw outOfMemory();
+  return new XybPyramid(pointer, width, height, skipBelow);
 }
 
 export interface Ssimulacra2Result {
@@ -254,23 +304,10 @@ export function compareXyb(original: XybPyramid, distorted: XybPyramid): Ssimula
   if (original.width !== distorted.width || original.height !== distorted.height) {
     throw new Error("SSIMULACRA 2 needs images of equal size");
   }
-  const norms = new Float64Array(WEIGHTS.length);
-  const plan = planFor(Math.max(original.skipBelow, distorted.skipBelow));
-  const scales = Math.min(original.scales.length, distorted.scales.length);
-  for (let scale = 0; scale < scales; scale++) {
-    const a = original.scales[scale]!, b = distorted.scales[scale]!;
-    for (let c = 0; c < 3; c++) {
-      const need = plan.maps[scale]![c]!;
-      const pa = a.planes[c], pb = b.planes[c];
-      if (need === "none" || !pa || !pb) continue;
-      const m = channelMaps(pa, pb, a.width, a.height, need === "all", SSIM_KERNEL, scale > 0);
-      for (let norm = 0; norm < 2; norm++) {
-        norms[weightIndex(c, scale, norm, 0)] = m[norm]!;
-        norms[weightIndex(c, scale, norm, 1)] = m[2 + norm]!;
-        norms[weightIndex(c, scale, norm, 2)] = m[4 + norm]!;
-      }
-    }
-  }
+  const m = wasm(), { exports } = m;
+  const plan = writePlan(m, Math.max(original.skipBelow, distorted.skipBelow));
+  if (exports.compare(original.pointer, distorted.pointer, plan, m.io + NORMS_AT) !== 0) throw outOfMemory();
+  const norms = new Float64Array(exports.memory.buffer, m.io + NORMS_AT, WEIGHTS.length).slice();
   let sum = 0;
   for (let i = 0; i < norms.length; i++) sum += WEIGHTS[i]! * Math.abs(norms[i]!);
   return { score: scoreFromWeightedSum(sum), norms };
@@ -278,144 +315,25 @@ export function compareXyb(original: XybPyramid, distorted: XybPyramid): Ssimula
 
 /** SSIMULACRA 2 of two RGBA images of the same size. */
 export function ssimulacra2(original: RgbaPixels, distorted: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW): number {
-  return compareXyb(xybPyramid(original, skipBelow), xybPyramid(distorted, skipBelow)).score;
+  using a = xybPyramid(original, skipBelow);
+  using b = xybPyramid(distorted, skipBelow);
+  return compareXyb(a, b).score;
 }
 
-/**
- * The three maps of one channel at one scale, pooled: [ssim mean, ssim 4-norm,
- * artifact mean, artifact 4-norm, detail-loss mean, detail-loss 4-norm].
- *
- * Streams: each row of the blurred quantities (mu1, mu2, and with SSIM
- * blur(p1² + p2²) and blur(p1·p2)) is blurred horizontally into a ring of
- * 2N + 2 rows, and the vertical recursion turns them into output row
- * n = row − N + 1, which is pooled at once.
- */
-function channelMaps(
-  p1: Float32Array,
-  p2: Float32Array,
-  width: number,
-  height: number,
-  withSsim: boolean,
-  kernel: GaussKernel,
-  float32: boolean,
-): number[] {
-  const blurLine = float32 ? blurLineF : blurLineDouble;
-  const big = kernel.radius;
-  // In double precision blur(p1²) + blur(p2²) is one blur of the sum.
-  const quantities = withSsim ? (float32 ? 5 : 4) : 2;
-  const ringRows = 2 * big + 2;
-  // Rings (one per quantity) plus one zero row for reads outside the image.
-  const rings = Array.from({ length: quantities }, () => new Float32Array((ringRows + 1) * width));
-  const zeroAt = ringRows * width;
-  const states = Array.from(
-    { length: quantities },
-    () => float32 ? new Float32Array(6 * width) : new Float64Array(6 * width),
-  );
-  const rows = Array.from({ length: quantities }, () => new Float32Array(width));
-  const products = Array.from({ length: 3 }, () => new Float32Array(width));
-  const [mu1, mu2, sigma11, sigma22, sigma12] = rows as Float32Array[] as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ];
-  const [sq1, sq2, prod] = products as [Float32Array, Float32Array, Float32Array];
-
-  let ssim1 = 0, ssim4 = 0, art1 = 0, art4 = 0, det1 = 0, det4 = 0;
-  for (let n = 1 - big; n < height; n++) {
-    const feed = n + big - 1;
-    if (feed < height) {
-      const at = feed * width, slot = (feed % ringRows) * width;
-      blurLine(p1, at, width, rings[0]!, slot, kernel);
-      blurLine(p2, at, width, rings[1]!, slot, kernel);
-      if (withSsim && float32) {
-        for (let x = 0; x < width; x++) {
-          const a = p1[at + x]!, b = p2[at + x]!;
-          sq1[x] = a * a;
-          sq2[x] = b * b;
-          prod[x] = a * b;
-        }
-        blurLine(sq1, 0, width, rings[2]!, slot, kernel);
-        blurLine(sq2, 0, width, rings[3]!, slot, kernel);
-        blurLine(prod, 0, width, rings[4]!, slot, kernel);
-      } else if (withSsim) {
-        for (let x = 0; x < width; x++) {
-          const a = p1[at + x]!, b = p2[at + x]!;
-          sq1[x] = a * a + b * b;
-          prod[x] = a * b;
-        }
-        blurLine(sq1, 0, width, rings[2]!, slot, kernel);
-        blurLine(prod, 0, width, rings[3]!, slot, kernel);
-      }
+/** For tests: the metric's horizontal blur of one row, and the bytes its WASM heap has handed out. */
+export const metricInternals = {
+  blurRow(values: Float32Array): Float32Array {
+    const { exports } = wasm();
+    const input = exports.alloc(values.length * 4), output = exports.alloc(values.length * 4);
+    try {
+      if (!input || !output) throw outOfMemory();
+      new Float32Array(exports.memory.buffer, input, values.length).set(values);
+      if (exports.blur_row(input, output, values.length) !== 0) throw outOfMemory();
+      return new Float32Array(exports.memory.buffer, output, values.length).slice();
+    } finally {
+      exports.free(input);
+      exports.free(output);
     }
-    const top = n - big - 1;
-    const topAt = top >= 0 ? (top % ringRows) * width : zeroAt;
-    const bottomAt = feed < height ? (feed % ringRows) * width : zeroAt;
-    for (let q = 0; q < quantities; q++) {
-      if (float32) {
-        blurColumnsStep(rings[q]!, topAt, rings[q]!, bottomAt, width, states[q] as Float32Array, rows[q]!, kernel);
-      } else {blurColumnsStepDouble(
-          rings[q]!,
-          topAt,
-          rings[q]!,
-          bottomAt,
-          width,
-          states[q] as Float64Array,
-          rows[q]!,
-          kernel,
-        );}
-    }
-    if (n < 0) continue;
-    const at = n * width;
-    if (withSsim && !float32) {
-      const sigmaSum = sigma11, sigmaProd = sigma22;
-      for (let x = 0; x < width; x++) {
-        const m1 = mu1[x]!, m2 = mu2[x]!;
-        const dm = m1 - m2;
-        const d = 1 - ((1 - dm * dm) * (2 * (sigmaProd[x]! - m1 * m2) + C2)) / (sigmaSum[x]! - m1 * m1 - m2 * m2 + C2);
-        if (d > 0) {
-          ssim1 += d;
-          const d2 = d * d;
-          ssim4 += d2 * d2;
-        }
-      }
-    } else if (withSsim) {
-      // In float32 like the reference (its SSIM differences are small next to the values).
-      for (let x = 0; x < width; x++) {
-        const m1 = mu1[x]!, m2 = mu2[x]!;
-        const dm = fr(m1 - m2);
-        const numM = fr(1 - fr(dm * dm));
-        const numS = fr(fr(2 * fr(sigma12[x]! - fr(m1 * m2))) + C2);
-        const denS = fr(fr(fr(sigma11[x]! - fr(m1 * m1)) + fr(sigma22[x]! - fr(m2 * m2))) + C2);
-        const d = 1 - fr(fr(numM * numS) / denS);
-        if (d > 0) {
-          ssim1 += d;
-          const d2 = d * d;
-          ssim4 += d2 * d2;
-        }
-      }
-    }
-    for (let x = 0; x < width; x++) {
-      const e1 = Math.abs(fr(p1[at + x]! - mu1[x]!)), e2 = Math.abs(fr(p2[at + x]! - mu2[x]!));
-      const d = (1 + e2) / (1 + e1) - 1;
-      const d2 = d * d;
-      if (d > 0) {
-        art1 += d;
-        art4 += d2 * d2;
-      } else {
-        det1 -= d;
-        det4 += d2 * d2;
-      }
-    }
-  }
-  const inv = 1 / (width * height);
-  return [
-    ssim1 * inv,
-    Math.sqrt(Math.sqrt(ssim4 * inv)),
-    art1 * inv,
-    Math.sqrt(Math.sqrt(art4 * inv)),
-    det1 * inv,
-    Math.sqrt(Math.sqrt(det4 * inv)),
-  ];
-}
+  },
+  allocatedBytes: (): number => wasm().exports.allocated_bytes(),
+};

@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { readImage, referencePairs } from "../../bench/quality-reference.ts";
-import { blurLine, gaussKernel } from "../../codecs/quality/blur.ts";
 import {
   compareXyb,
+  metricInternals,
   type RgbaPixels,
   ssimulacra2,
   type XybPyramid,
@@ -33,12 +33,14 @@ Deno.test("SSIMULACRA 2 agrees with the reference tool: every pair within 1.0, m
   for (const pair of subset) {
     let original = originals.get(pair.originalPath);
     if (!original) originals.set(pair.originalPath, original = xybPyramid(await readImage(pair.originalPath)));
-    const score = compareXyb(original, xybPyramid(await readImage(pair.distortedPath))).score;
+    using distorted = xybPyramid(await readImage(pair.distortedPath));
+    const score = compareXyb(original, distorted).score;
     const delta = Math.abs(score - pair.reference);
     deltas.push(`${pair.image} ${pair.variant}: ours ${score.toFixed(3)} reference ${pair.reference.toFixed(3)}`);
     sum += delta;
     max = Math.max(max, delta);
   }
+  for (const pyramid of originals.values()) pyramid.free();
   assert.ok(max <= 1.0, `max |Δ| ${max.toFixed(3)}\n${deltas.join("\n")}`);
   assert.ok(sum / subset.length <= 0.25, `mean |Δ| ${(sum / subset.length).toFixed(3)}`);
 });
@@ -71,11 +73,9 @@ Deno.test("SSIMULACRA 2 gives 100 for identical images and less for a changed on
 });
 
 Deno.test("the recursive Gaussian blurs an impulse to unit gain and sigma 1.5", () => {
-  const kernel = gaussKernel(1.5);
-  assert.equal(kernel.radius, 5);
-  const impulse = new Float32Array(41), out = new Float32Array(41);
+  const impulse = new Float32Array(41);
   impulse[20] = 1;
-  blurLine(impulse, 0, 41, out, 0, kernel);
+  const out = metricInternals.blurRow(impulse);
   let sum = 0, variance = 0;
   out.forEach((v, i) => {
     sum += v;
@@ -84,4 +84,19 @@ Deno.test("the recursive Gaussian blurs an impulse to unit gain and sigma 1.5", 
   assert.ok(Math.abs(sum - 1) < 1e-5, String(sum));
   assert.ok(Math.abs(Math.sqrt(variance) - 1.5) < 0.01, String(Math.sqrt(variance)));
   assert.ok(Math.abs(out[19]! - out[21]!) < 1e-6);
+});
+
+Deno.test("a freed pyramid gives its WASM memory back and cannot be used", () => {
+  const width = 300, height = 200;
+  const data = new Uint8ClampedArray(width * height * 4).map((_, i) => (i * 37) % 251);
+  const image = { data, width, height };
+  const before = metricInternals.allocatedBytes();
+  const a = xybPyramid(image), b = xybPyramid(image);
+  assert.ok(metricInternals.allocatedBytes() > before);
+  assert.equal(compareXyb(a, b).score, 100);
+  a.free();
+  b.free();
+  a.free();
+  assert.equal(metricInternals.allocatedBytes(), before);
+  assert.throws(() => compareXyb(a, b), /freed/);
 });
