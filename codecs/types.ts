@@ -13,6 +13,9 @@ export interface CompressTimings {
   /** Score searches: encoding and measuring the small mosaic that predicts the full-size score. */
   proxyMs: number;
   totalMs: number;
+  /** Score and size targets: full-size encodes, and mosaic encodes that predicted them. */
+  probes: number;
+  proxyProbes: number;
 }
 
 export interface CompressResult {

@@ -81,7 +81,7 @@ export async function compressImage(
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
   const started = performance.now();
-  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, proxyMs: 0, totalMs: 0 };
+  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, proxyMs: 0, totalMs: 0, probes: 1, proxyProbes: 0 };
   const { bytes, settings } = input;
   onProgress("inspect", 2);
   const info = inspectJpeg(bytes);
@@ -166,6 +166,8 @@ export async function compressImage(
       if (mosaic) releasePixels(mosaic);
       chosen = result.chosen;
       chosenQuality = chosen.quality;
+      timings.probes = result.probes;
+      timings.proxyProbes = result.proxyProbes;
     } else if (settings.target?.kind === "size") {
       const spec = searchSpecFor(settings.target);
       let probes = 0;
@@ -175,6 +177,7 @@ export async function compressImage(
       });
       chosen = result.chosen;
       chosenQuality = chosen.quality;
+      timings.probes = result.probes;
     } else {
       onProgress("encode", 20);
       chosen = await encodeAt(settings.quality, false);
@@ -290,5 +293,7 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
     measureMs: r(t.measureMs),
     proxyMs: r(t.proxyMs),
     totalMs: r(t.totalMs),
+    probes: t.probes,
+    proxyProbes: t.proxyProbes,
   };
 }

@@ -95,19 +95,37 @@ export async function searchScore<P extends Probe>(
     if (score === undefined) proxyScores.set(q, score = await proxy!(q));
     return score;
   };
-  /** Lowest quality in [lo, hi] whose proxy score + offset reaches the aim (hi + 1 if none). */
+  /**
+   * Lowest quality in [lo, hi] whose proxy score + offset reaches the aim (hi + 1 if none). The proxy is
+   * cheap, not free: known readings set the bracket, then each reading is placed by interpolation inside it
+   * (or by the local slope, until it is closed).
+   */
   const proxyPrediction = async (offset: number, lo: number, hi: number, from: number) => {
-    // Gallop from the guess to a bracket, then bisect: the proxy is cheap, not free.
     let pass = hi + 1, fail = lo - 1;
-    let q = clamp(from, lo, hi), step = 4;
+    for (const [q, score] of proxyScores) {
+      if (q < lo || q > hi) continue;
+      if (score + offset >= aim) pass = Math.min(pass, q);
+      else fail = Math.max(fail, q);
+    }
+    if (fail >= pass) fail = pass - 1; // a non-monotone reading: trust the passing one
+    let q = clamp(from, lo, hi);
     while (pass - fail > 1) {
-      if ((await proxyAt(q)) + offset >= aim) pass = q;
+      if (q <= fail || q >= pass) q = Math.floor((pass + fail) / 2);
+      const score = (await proxyAt(q)) + offset;
+      if (score >= aim) pass = q;
       else fail = q;
       if (pass - fail <= 1) break;
-      if (pass > hi) q = Math.min(hi, q + step);
-      else if (fail < lo) q = Math.max(lo, q - step);
-      else q = Math.floor((pass + fail) / 2);
-      step *= 2;
+      const at = (x: number) => proxyScores.get(x)! + offset;
+      let next: number;
+      if (pass <= hi && fail >= lo) {
+        next = Math.ceil(fail + ((aim - at(fail)) * (pass - fail)) / Math.max(1e-6, at(pass) - at(fail)));
+      } else {
+        const slope = proxySlope(proxyScores, q);
+        next = score >= aim ? Math.floor(q - (score - aim) / slope) : Math.ceil(q + (aim - score) / slope);
+      }
+      // Move at least one step, and stay inside the open bracket.
+      if (next === q) next = score >= aim ? q - 1 : q + 1;
+      q = clamp(next, Math.max(lo, fail + 1), Math.min(hi, pass - 1));
     }
     return pass;
   };
@@ -147,6 +165,14 @@ export async function searchScore<P extends Probe>(
     ? passed.reduce((a, b) => (b.size < a.size ? b : a))
     : done.reduce((a, b) => (b.score > a.score ? b : a));
   return { chosen, passed: passed.length > 0, probes: done.length, proxyProbes: proxyScores.size };
+}
+
+/** Score points per quality step at `q`, from the two proxy readings nearest it, else a prior. */
+function proxySlope(readings: Map<number, number>, q: number): number {
+  const near = [...readings].sort((a, b) => Math.abs(a[0] - q) - Math.abs(b[0] - q));
+  if (near.length < 2) return PRIOR_SLOPE;
+  const [[qa, sa], [qb, sb]] = near as [[number, number], [number, number]];
+  return clamp((sa - sb) / (qa - qb), 0.15, 4);
 }
 
 /** Score points per quality step near the aim: from the two probes closest to it, else a prior. */
