@@ -17,8 +17,11 @@ export interface MozJpegOptions {
   smoothing: number;
   /** 1 grayscale, 3 YCbCr. */
   color_space: 1 | 3;
-  /** 0 = JPEG Annex K (libjpeg) tables, 3 = MozJPEG's default (ImageMagick-derived) tables. */
-  quant_table: 0 | 3;
+  /**
+   * MozJPEG's table presets: 0 = JPEG Annex K (libjpeg), 3 = MozJPEG's default (ImageMagick-derived),
+   * 2 = tuned for MS-SSIM (score searches: codecs/pipeline/targets.ts).
+   */
+  quant_table: QuantTable;
   trellis_multipass: boolean;
   trellis_opt_zero: boolean;
   trellis_opt_table: boolean;
@@ -30,6 +33,9 @@ export interface MozJpegOptions {
   separate_chroma_quality: false;
   chroma_quality: number;
 }
+
+export const QUANT_TABLES = [0, 2, 3] as const;
+export type QuantTable = (typeof QUANT_TABLES)[number];
 
 export const defaults: MozJpegOptions = {
   quality: 80,
@@ -61,7 +67,7 @@ export function whitelist(options: MozJpegOptions): MozJpegOptions {
     optimize_coding: options.optimize_coding === true,
     smoothing: int(options.smoothing, 0, 100),
     color_space: options.color_space === 1 ? 1 : 3,
-    quant_table: options.quant_table === 0 ? 0 : 3,
+    quant_table: QUANT_TABLES.includes(options.quant_table) ? options.quant_table : 3,
     trellis_multipass: options.trellis_multipass === true,
     trellis_opt_zero: options.trellis_opt_zero === true,
     trellis_opt_table: options.trellis_opt_table === true,

@@ -1,6 +1,6 @@
 /** Maps the product's settings to MozJPEG options (the table in codecs/README.md). */
 import type { CompressSettings, Mode } from "../../contract/settings.ts";
-import { defaults, type MozJpegOptions, whitelist } from "./meta.ts";
+import { defaults, type MozJpegOptions, type QuantTable, whitelist } from "./meta.ts";
 
 interface Effort {
   trellis_loops: number;
@@ -18,7 +18,16 @@ export const EFFORT_BY_MODE: Readonly<Record<Mode, Effort>> = {
 /** Settings with mozjpeg:false get no extra trellis work: the closest to libjpeg the build allows. */
 const LIBJPEG_EFFORT: Effort = { trellis_loops: 1, trellis_opt_zero: false, trellis_multipass: false };
 
-export function mozJpegOptions(settings: CompressSettings, quality: number, grayscale: boolean): MozJpegOptions {
+/** MozJPEG's default table preset (fixed quality). */
+export const DEFAULT_TABLE: QuantTable = 3;
+
+/** `table`: the MozJPEG table preset (only with `mozjpeg`: libjpeg's tables stay libjpeg's). */
+export function mozJpegOptions(
+  settings: CompressSettings,
+  quality: number,
+  grayscale: boolean,
+  table: QuantTable = DEFAULT_TABLE,
+): MozJpegOptions {
   const effort = settings.mozjpeg ? EFFORT_BY_MODE[settings.mode] : LIBJPEG_EFFORT;
   return whitelist({
     ...defaults,
@@ -31,7 +40,7 @@ export function mozJpegOptions(settings: CompressSettings, quality: number, gray
     // in this build, so progressive output keeps it off.
     optimize_coding: settings.optimizeForWeb,
     baseline: settings.optimizeForWeb && !settings.progressive,
-    quant_table: settings.mozjpeg ? 3 : 0,
+    quant_table: settings.mozjpeg ? table : 0,
     color_space: grayscale ? 1 : 3,
     // 4:2:2 is not expressible (the build sets luma h and v together); it is
     // emulated on 4:4:4 with horizontally averaged chroma (see image/chroma.ts).

@@ -25,7 +25,15 @@ import { encodeWebpPixels } from "../webp/encode.ts";
 import * as webpMeta from "../webp/meta.ts";
 import { webpOptions } from "../webp/options.ts";
 import { searchQuality, searchScore } from "./target-search.ts";
-import { agreementMargin, chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
+import {
+  agreementMargin,
+  chromaForGoal,
+  SCORE_SEARCH_TABLE,
+  scoreGoal,
+  scoreSearchFor,
+  searchSpecFor,
+} from "./targets.ts";
+import { DEFAULT_TABLE } from "../jpeg/options.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -124,10 +132,12 @@ export async function compressImage(
     if (toEncode !== upright) releasePixels(upright);
     const metadata = planMetadata(info, settings.stripMetadata);
 
+    // Score goals encode with the table preset that reaches a score with the fewest bytes (targets.ts).
+    const table = goal === null ? DEFAULT_TABLE : SCORE_SEARCH_TABLE;
     const encodePixels = (pixels: RgbaImage, quality: number) =>
       isWebp
         ? encodeWebpPixels(pixels, webpOptions(settings, quality))
-        : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale));
+        : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale, table));
 
     const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
       signal.throwIfAborted();

@@ -231,9 +231,10 @@ function wasm(): Metric {
   if (metric) return metric;
   const module = compiledModuleSync(METRIC_WASM);
   const exports = new WebAssembly.Instance(module, {}).exports as unknown as MetricExports;
-  new Float32Array(exports.memory.buffer, exports.linear_table(), 256).set(LINEAR_FROM_BYTE);
+  new Float32Array(exports.memory.buffer, exports.linear_table() >>> 0, 256).set(LINEAR_FROM_BYTE);
   trackHeap(module, exports.memory);
-  const io = exports.alloc(NORMS_AT + 8 * WEIGHTS.length);
+  // Pointers past 2 GiB come back from WASM as negative i32s: read them unsigned.
+  const io = exports.alloc(NORMS_AT + 8 * WEIGHTS.length) >>> 0;
   if (!io) throw outOfMemory();
   return metric = { exports, io };
 }
@@ -280,12 +281,12 @@ export function xybPyramid(image: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW): X
   const m = wasm(), { exports } = m;
   const { width, height } = image;
   const bytes = width * height * 4;
-  const rgba = exports.alloc(bytes);
+  const rgba = exports.alloc(bytes) >>> 0;
   if (!rgba) throw outOfMemory();
   let pointer: number;
   try {
     new Uint8Array(exports.memory.buffer, rgba, bytes).set(image.data.subarray(0, bytes));
-    pointer = exports.pyramid(rgba, width, height, writePlan(m, skipBelow));
+    pointer = exports.pyramid(rgba, width, height, writePlan(m, skipBelow)) >>> 0;
   } finally {
     exports.free(rgba);
   }
@@ -324,7 +325,7 @@ export function ssimulacra2(original: RgbaPixels, distorted: RgbaPixels, skipBel
 export const metricInternals = {
   blurRow(values: Float32Array): Float32Array {
     const { exports } = wasm();
-    const input = exports.alloc(values.length * 4), output = exports.alloc(values.length * 4);
+    const input = exports.alloc(values.length * 4) >>> 0, output = exports.alloc(values.length * 4) >>> 0;
     try {
       if (!input || !output) throw outOfMemory();
       new Float32Array(exports.memory.buffer, input, values.length).set(values);
