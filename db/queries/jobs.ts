@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
@@ -52,4 +52,16 @@ export async function countRecompressions(db: Db, sourceJobId: string, day: stri
   const [row] = await db.select({ n: count() }).from(jobs)
     .where(and(eq(jobs.sourceJobId, sourceJobId), eq(jobs.quotaDay, day)));
   return row?.n ?? 0;
+}
+
+/** Completed jobs whose result time is up and whose bytes are not yet deleted. */
+export function dueToExpire(db: Db, now: Date, limit = 500): Promise<{ id: string }[]> {
+  return db.select({ id: jobs.id }).from(jobs)
+    .where(and(eq(jobs.status, "completed"), eq(jobs.expired, false), lte(jobs.expiresAt, now))).limit(limit);
+}
+
+/** Whether a job still needs its bytes: it exists and is unfinished, or completed and not expired. */
+export async function needsBytes(db: Db, id: string): Promise<boolean> {
+  const row = await db.query.jobs.findFirst({ where: eq(jobs.id, id), columns: { status: true, expired: true } });
+  return row !== undefined && row.status !== "error" && !row.expired;
 }

@@ -76,7 +76,7 @@ export class Admission {
       left = Math.max(0, plan.dailyCompressions - await usedOn(this.#c.db, user.id, utcDay(this.#c.now())));
       if (left === 0) throw dailyLimitReached(plan, 0, 0);
     }
-    return new UploadIntake(plan, left, this.#c.store.reserve());
+    return new UploadIntake(plan, left, this.#c.files.reserve());
   }
 
   /** Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored files. */
@@ -146,15 +146,19 @@ export class Admission {
   ): Promise<CompressResponse> {
     const plan = planOf(user, this.#c.now());
     refuseTargetOffPlan(plan, settings);
-    const held = sources.filter((row) => row.status === "completed" && !isExpired(this.#c, row));
+    const held: { row: JobRow; original: Blob }[] = [];
+    for (const row of sources) {
+      if (row.status !== "completed" || isExpired(this.#c, row)) continue;
+      const bytes = await this.#c.files.bytes(row.id, "original");
+      if (bytes) held.push({ row, original: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }) });
+    }
     if (held.length === 0) {
       throw new ApiError(410, "The originals are no longer in memory; please upload the images again");
     }
     const day = utcDay(this.#c.now());
     const entries: NewEntry[] = [];
     const usedToday = new Map<string, number>(); // re-compressions per upload, this one included
-    for (const row of held) {
-      const original = this.#c.store.original(row.id)!;
+    for (const { row, original } of held) {
       const rootId = row.sourceJobId ?? row.id;
       const root = rootId === row.id ? row : await q.findJob(this.#c.db, rootId);
       const count = usedToday.get(rootId) ?? await q.countRecompressions(this.#c.db, rootId, day);
@@ -162,15 +166,15 @@ export class Admission {
       const free = root !== undefined && root.charged && root.quotaDay === day && count < FREE_RECOMPRESSIONS_PER_IMAGE;
       entries.push({
         name: row.filename,
-        size: original.data.size,
-        original: original.data,
-        pixels: pixelsOf(await headOf(original.data)),
+        size: original.size,
+        original,
+        pixels: pixelsOf(await headOf(original)),
         charged: !free,
         sourceJobId: rootId,
       });
     }
     // The originals are stored again under the new jobs: room is reserved across the awaits below.
-    const room = this.#c.store.reserve();
+    const room = this.#c.files.reserve();
     if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
     const options = storedSettings(user);
     try {
@@ -266,7 +270,10 @@ export class Admission {
       expired: false,
     }));
     const charged = jobRows.filter((r) => r.charged).length;
+    // Bytes before rows: a job any instance can see has its original in the store.
+    const stored = entries.flatMap((entry, i) => "refused" in entry ? [] : [{ id: jobRows[i]!.id, entry }]);
     try {
+      await Promise.all(stored.map(({ id, entry }) => this.#c.files.put(id, "original", entry.original, "image/jpeg")));
       await this.#c.lifecycle.admit(batchRow, jobRows, {
         userId: user.id,
         day,
@@ -274,6 +281,7 @@ export class Admission {
         limit: plan.dailyCompressions,
       });
     } catch (err) {
+      await Promise.all(stored.map(({ id }) => this.#c.files.delete(id)));
       if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
       throw err;
     }
@@ -281,8 +289,6 @@ export class Admission {
     const queued: QueuedJob[] = [];
     entries.forEach((entry, i) => {
       if ("refused" in entry) return;
-      // The upload's File (or the original a re-compression re-uses) is kept as it is: no copy.
-      this.#c.store.putOriginal(jobRows[i]!.id, { data: entry.original, mimeType: "image/jpeg" });
       queued.push({
         jobId: jobRows[i]!.id,
         pixels: entry.pixels,

@@ -10,12 +10,13 @@ import type { CompressSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema.ts";
 import { Admission } from "./admission.ts";
-import type { ByteStore } from "./byte-store.ts";
+import type { ByteStore } from "../../store/mod.ts";
 import type { Compressor } from "./compressor.ts";
 import { Controls } from "./controls.ts";
 import type { CompressionCore } from "./core.ts";
+import { JobFiles } from "./job-files.ts";
 import { Lifecycle } from "./lifecycle.ts";
-import { type FileDownload, Queries } from "./queries.ts";
+import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
 import { Scheduler } from "./scheduler.ts";
@@ -23,12 +24,15 @@ import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
 
 export { RESTART_MESSAGE } from "./lifecycle.ts";
-export type { FileDownload } from "./queries.ts";
+export type { FileDownload, ZipFile } from "./queries.ts";
 
 export interface CompressionServiceOptions {
   db: Db;
   compressor: Compressor;
+  /** The byte store STORE_URL names (server/store). */
   store: ByteStore;
+  /** MAX_STORE_BYTES: the cap on what this process holds in the store (exact for memory, soft otherwise). */
+  maxStoreBytes: number;
   resultTtlMs: number;
   now?: () => number;
 }
@@ -55,14 +59,14 @@ export class CompressionService {
     const core: Omit<CompressionCore, "scheduler"> & { scheduler?: Scheduler } = {
       db: opts.db,
       lifecycle: new Lifecycle(opts.db, now),
-      store: opts.store,
+      files: new JobFiles(opts.store, opts.maxStoreBytes),
       compressor: opts.compressor,
       now,
       ttlMs: opts.resultTtlMs,
       progress: new Map(),
-      expiries: new Map(),
       accepting: true,
     };
+    const files = core.files;
     const runner = new Runner(core as CompressionCore);
     const jobMemory = opts.compressor.jobMemory;
     core.scheduler = new Scheduler(
@@ -70,7 +74,7 @@ export class CompressionService {
       (job, signal) => runner.run(job, signal),
       jobMemory && {
         // Uploads and results held in memory leave less room for images in work.
-        room: () => MEMORY_BUDGET_BYTES - opts.store.heldBytes,
+        room: () => MEMORY_BUDGET_BYTES - (opts.store.kind === "memory" ? files.heldBytes : 0),
         cost: (job) => jobMemory(job.pixels),
       },
     );
@@ -84,7 +88,7 @@ export class CompressionService {
 
   /** Bytes the store holds or has promised to uploads in flight. */
   get heldBytes(): number {
-    return this.#core.store.heldBytes;
+    return this.#core.files.heldBytes;
   }
 
   // ---- admission
@@ -114,10 +118,10 @@ export class CompressionService {
   preview(userId: number, jobId: string, size?: PreviewSize): Promise<FileDownload> {
     return this.#queries.preview(userId, jobId, size);
   }
-  zipEntries(userId: number, batchId: string): Promise<{ name: string; files: FileDownload[] }> {
+  zipEntries(userId: number, batchId: string): Promise<{ name: string; files: ZipFile[] }> {
     return this.#queries.zipEntries(userId, batchId);
   }
-  allResults(userId: number): Promise<{ name: string; files: FileDownload[] }> {
+  allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
     return this.#queries.allResults(userId);
   }
   queueStatus(user: UserRow): QueueStatus {
@@ -144,6 +148,9 @@ export class CompressionService {
   // ---- retention
   sweepExpired(): Promise<number> {
     return this.#retention.sweepExpired();
+  }
+  sweepStrays(storedBefore?: Date): Promise<string[]> {
+    return this.#retention.sweepStrays(storedBefore);
   }
   recoverAfterRestart(): Promise<number> {
     return this.#retention.recoverAfterRestart();

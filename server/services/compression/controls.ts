@@ -20,8 +20,7 @@ export class Controls {
     this.#c.scheduler.dropQueued((j) => j.jobId === row.id);
     await this.#c.scheduler.abort(row.id);
     await this.#c.lifecycle.deleteJob(row);
-    this.#c.store.delete(row.id);
-    this.#c.expiries.delete(row.id);
+    await this.#c.files.delete(row.id);
   }
 
   async pauseBatch(userId: number, batchId: string): Promise<Batch> {
@@ -56,7 +55,7 @@ export class Controls {
     this.#c.scheduler.dropQueued((j) => j.batchId === batch.id);
     await Promise.all(ended.filter((id) => this.#c.scheduler.isRunning(id)).map((id) => this.#c.scheduler.abort(id)));
     this.#c.scheduler.resumeBatch(batch.id); // forget the pause mark
-    for (const id of ended) this.#c.store.delete(id);
+    await Promise.all(ended.map((id) => this.#c.files.delete(id)));
     return this.#queries.batchView(userId, batch.id);
   }
 }

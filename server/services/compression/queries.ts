@@ -16,25 +16,28 @@ import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
 import { ApiError } from "../../http-error.ts";
-import type { StoredFile } from "./byte-store.ts";
 import { nextUtcMidnight, utcDay } from "./quota-day.ts";
 import { batchSettings, toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 import type { CompressionCore } from "./core.ts";
 
+/** A stored file as a response serves it: streamed from the byte store. */
 export interface FileDownload {
-  data: Blob;
+  body: ReadableStream<Uint8Array>;
+  size: number;
   mimeType: string;
   name: string;
 }
 
-/** The format actually served: a kept original is a JPEG even when WebP was asked for. */
-const formatOf = (file: StoredFile): Job["format"] => file.mimeType === "image/webp" ? "webp" : "jpeg";
+/** A ZIP entry, opened only when the ZIP reaches it (null when its bytes went meanwhile). */
+export interface ZipFile {
+  name: string;
+  open(): Promise<ReadableStream<Uint8Array> | null>;
+}
 
 /** Whether a job's bytes are gone or due to go (its record stays). */
 export function isExpired(core: CompressionCore, row: JobRow): boolean {
-  return row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= core.now()) ||
-    (row.status === "completed" && !core.store.result(row.id));
+  return row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= core.now());
 }
 
 /** The user's job, or 404 (another user's id answers as if it did not exist). */
@@ -82,7 +85,7 @@ export class Queries {
   async download(userId: number, jobId: string): Promise<FileDownload> {
     const row = await ownedJob(this.#c.db, userId, jobId);
     if (row.status !== "completed") throw new ApiError(409, "The job has not completed yet");
-    const file = this.#resultFile(row);
+    const file = await this.#resultFile(row);
     if (!file) {
       throw new ApiError(410, "This result has expired and was deleted from memory; please upload the image again");
     }
@@ -90,10 +93,24 @@ export class Queries {
   }
 
   /** A completed job's result under its download name, or null once its bytes are gone. */
-  #resultFile(row: JobRow): FileDownload | null {
-    const result = isExpired(this.#c, row) ? null : this.#c.store.result(row.id);
-    if (!result) return null;
-    return { data: result.data, mimeType: result.mimeType, name: downloadName(row.filename, formatOf(result)) };
+  async #resultFile(row: JobRow): Promise<FileDownload | null> {
+    if (isExpired(this.#c, row)) return null;
+    // A kept original is served from the original itself.
+    const result = await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result");
+    return result && { ...result, name: this.#resultName(row) };
+  }
+
+  /** The download name: the original's base name, `.webp` when converted (a kept original stays a JPEG). */
+  #resultName(row: JobRow): string {
+    return downloadName(row.filename, row.keptOriginal ? "jpeg" : row.format as Job["format"]);
+  }
+
+  /** The completed results still held, as ZIP entries opened one by one while the ZIP streams. */
+  #zipFiles(rows: JobRow[]): ZipFile[] {
+    return rows.filter((row) => row.status === "completed" && !isExpired(this.#c, row)).map((row) => ({
+      name: this.#resultName(row),
+      open: async () => (await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result"))?.body ?? null,
+    }));
   }
 
   /** The original, or with `size: "thumb"` the small upright JPEG made while the job ran. */
@@ -102,32 +119,24 @@ export class Queries {
     if (size === "thumb" && row.status !== "completed") {
       throw new ApiError(409, "The thumbnail is made while the image is processed; this one has not completed yet");
     }
-    const held = size === "thumb" ? this.#c.store.thumbnail(row.id) : this.#c.store.original(row.id);
-    const file = isExpired(this.#c, row) ? null : held;
+    const file = isExpired(this.#c, row)
+      ? null
+      : await this.#c.files.get(row.id, size === "thumb" ? "thumbnail" : "original");
     if (!file) throw new ApiError(410, "The original has been deleted from memory");
     // Both are JPEGs, whatever the uploaded name said.
-    const name = downloadName(row.filename, "jpeg");
-    return { data: file.data, mimeType: file.mimeType, name };
+    return { ...file, name: downloadName(row.filename, "jpeg") };
   }
 
-  async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: FileDownload[] }> {
+  async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: ZipFile[] }> {
     const batch = await ownedBatch(this.#c.db, userId, batchId);
-    const files: FileDownload[] = [];
-    for (const row of await q.jobsOfBatch(this.#c.db, batch.id)) {
-      const file = row.status === "completed" ? this.#resultFile(row) : null;
-      if (file) files.push(file);
-    }
+    const files = this.#zipFiles(await q.jobsOfBatch(this.#c.db, batch.id));
     if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
     return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
   }
 
   /** Every completed result still held, newest first, for "Download all" as one ZIP. */
-  async allResults(userId: number): Promise<{ name: string; files: FileDownload[] }> {
-    const files: FileDownload[] = [];
-    for (const row of await q.listJobsForUser(this.#c.db, userId)) {
-      const file = row.status === "completed" ? this.#resultFile(row) : null;
-      if (file) files.push(file);
-    }
+  async allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
+    const files = this.#zipFiles(await q.listJobsForUser(this.#c.db, userId));
     if (files.length === 0) throw new ApiError(409, "There are no completed images to download");
     const day = utcDay(this.#c.now());
     return { name: allResultsZipName(day, files.length), files };
