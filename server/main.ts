@@ -54,10 +54,14 @@ async function main() {
     compressor,
     store,
     maxStoreBytes: env.MAX_STORE_BYTES,
+    // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
+    sharedDatabase: !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:",
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
-  const orphans = await compression.recoverAfterRestart();
-  if (orphans > 0) console.log(`Marked ${orphans} job(s) left unfinished by the previous process as failed`);
+  const { resumed, failed } = await compression.recoverAfterRestart();
+  if (resumed > 0) console.log(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
+  if (failed > 0) console.log(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);
+  compression.startLeaseTimers();
   const sweeper = setInterval(() => void compression.sweepExpired().catch(console.error), 15_000);
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
   const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);

@@ -255,7 +255,7 @@ Deno.test("after a restart, unfinished jobs fail with a clear message and give t
     maxStoreBytes: 1024 * 1024,
     resultTtlMs: 3_600_000,
   });
-  assert.equal(await restarted.recoverAfterRestart(), 2);
+  assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 0, failed: 2 });
   const jobs = await restarted.listJobs(1);
   const errors = jobs.filter((j) => j.status === "error");
   assert.equal(errors.length, 2);

@@ -24,6 +24,8 @@ export interface TestAppOptions extends Partial<AppDeps> {
   pool?: number;
   compressor?: Compressor;
   maxStoreBytes?: number;
+  /** The database (default: a fresh `:memory:` one). */
+  databaseUrl?: string;
   /** The byte store (default: a fresh memory store). */
   store?: ByteStore;
   resultTtlMs?: number;
@@ -32,8 +34,8 @@ export interface TestAppOptions extends Partial<AppDeps> {
 
 /** A fresh app on its own `:memory:` database. */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, store, ...overrides } = options;
-  const database = await createDb({ url: ":memory:" });
+  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, store, databaseUrl, ...overrides } = options;
+  const database = await createDb({ url: databaseUrl ?? ":memory:" });
   const compressor = given ?? (pool ? createCodecCompressor({ workers: pool, jobTimeoutMs: 30_000 }) : noCompressor);
   const compression = new CompressionService({
     db: database.db,

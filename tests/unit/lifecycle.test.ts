@@ -17,6 +17,7 @@ import {
 
 const DAY = "2026-06-01";
 const NOW = Date.parse(`${DAY}T12:00:00Z`);
+const LEASE = 30_000;
 
 async function setup() {
   const database = await createDb({ url: ":memory:" });
@@ -71,6 +72,9 @@ async function setup() {
       completedAt: null,
       expiresAt: null,
       expired: false,
+      pixels: 0,
+      leaseOwner: "A",
+      leaseExpiresAt: new Date(NOW + LEASE),
     }));
     await lifecycle.admit(batch, jobRows, {
       userId: user.id,
@@ -122,7 +126,7 @@ Deno.test("admit past the daily limit throws QuotaExceeded and writes nothing at
 Deno.test("fail ends the job, refunds its unit and settles its batch in one transition", async () => {
   const t = await setup();
   const { batchId, ids } = await t.admit(1);
-  assert.ok(await t.lifecycle.start(ids[0]!));
+  assert.ok(await t.lifecycle.start(ids[0]!, "A", NOW + LEASE));
   assert.equal((await findBatch(t.db, batchId))?.status, "processing");
   assert.deepEqual(await t.lifecycle.fail(ids[0]!, "broken"), { failed: true, paused: false });
   const job = (await findJob(t.db, ids[0]!))!;
@@ -142,7 +146,7 @@ Deno.test("fail ends the job, refunds its unit and settles its batch in one tran
 Deno.test("a failing transition leaves nothing half-done: no refund without the status, no pause", async () => {
   const t = await setup();
   const { batchId, ids } = await t.admit(2, { pauseOnError: true });
-  await t.lifecycle.start(ids[0]!);
+  await t.lifecycle.start(ids[0]!, "A", NOW + LEASE);
   // The status write fails inside the transition, after the refund and pause statements ran.
   await t.db.run(sql.raw(`CREATE TRIGGER boom BEFORE UPDATE OF status ON jobs WHEN NEW.status = 'error'
     BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`));
@@ -175,18 +179,18 @@ Deno.test("refunds stop at the day's cap: the job keeps its unit", async () => {
 Deno.test("complete records the result; a kept original refunds; a cancelled job cannot complete", async () => {
   const t = await setup();
   const { batchId, ids } = await t.admit(3);
-  await t.lifecycle.start(ids[0]!);
-  const row = await t.lifecycle.complete(ids[0]!, done, 60_000);
+  await t.lifecycle.start(ids[0]!, "A", NOW + LEASE);
+  const row = await t.lifecycle.complete(ids[0]!, "A", done, 60_000);
   assert.equal(row?.status, "completed");
   assert.equal(row?.expiresAt?.getTime(), NOW + 60_000);
   assert.equal(row?.charged, true);
-  await t.lifecycle.start(ids[1]!);
-  const kept = await t.lifecycle.complete(ids[1]!, { ...done, keptOriginal: true }, 60_000);
+  await t.lifecycle.start(ids[1]!, "A", NOW + LEASE);
+  const kept = await t.lifecycle.complete(ids[1]!, "A", { ...done, keptOriginal: true }, 60_000);
   assert.equal(kept?.charged, false);
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [2, 1]);
-  await t.lifecycle.start(ids[2]!);
+  await t.lifecycle.start(ids[2]!, "A", NOW + LEASE);
   assert.deepEqual(await t.lifecycle.cancelBatch(batchId, ["pending", "processing", "paused"]), [ids[2]]);
-  assert.equal(await t.lifecycle.complete(ids[2]!, done, 60_000), null);
+  assert.equal(await t.lifecycle.complete(ids[2]!, "A", done, 60_000), null);
   const cancelled = (await findJob(t.db, ids[2]!))!;
   assert.equal(cancelled.errorMessage, CANCELLED_MESSAGE);
   assert.equal((await findBatch(t.db, batchId))?.status, "cancelled");
@@ -200,8 +204,8 @@ Deno.test("complete records the result; a kept original refunds; a cancelled job
 Deno.test("delete refunds an unfinished job and takes its batch with its last job", async () => {
   const t = await setup();
   const { batchId, ids } = await t.admit(2);
-  await t.lifecycle.start(ids[0]!);
-  await t.lifecycle.complete(ids[0]!, done, 60_000);
+  await t.lifecycle.start(ids[0]!, "A", NOW + LEASE);
+  await t.lifecycle.complete(ids[0]!, "A", done, 60_000);
   await t.lifecycle.deleteJob({ id: ids[1]!, batchId });
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [1, 1]);
   assert.equal((await findBatch(t.db, batchId))?.status, "completed");
@@ -214,7 +218,7 @@ Deno.test("delete refunds an unfinished job and takes its batch with its last jo
 Deno.test("abandon fails unfinished jobs with the restart message and releases their units outside the cap", async () => {
   const t = await setup();
   const { batchId, ids } = await t.admit(2);
-  await t.lifecycle.start(ids[0]!);
+  await t.lifecycle.start(ids[0]!, "A", NOW + LEASE);
   await t.lifecycle.abandon(ids);
   for (const id of ids) {
     const job = (await findJob(t.db, id))!;
@@ -247,5 +251,61 @@ Deno.test("the batch status written in SQL agrees with deriveBatchStatus for eve
       }
     }
   }
+  t.close();
+});
+
+Deno.test("a lease held by instance A cannot be adopted by B until it lapses; a heartbeat keeps it", async () => {
+  const t = await setup();
+  const clock = { now: NOW };
+  const a = new Lifecycle(t.db, () => clock.now);
+  const b = new Lifecycle(t.db, () => clock.now);
+  const { ids } = await t.admit(1);
+  assert.ok(await a.start(ids[0]!, "A", NOW + LEASE));
+  clock.now = NOW + LEASE - 1;
+  assert.deepEqual(await b.adopt("B", clock.now + LEASE), [], "A's lease holds");
+  assert.deepEqual([...await a.heartbeat("A", ids, clock.now + LEASE, new Map([[ids[0]!, 40]]))], ids);
+  clock.now = NOW + LEASE + 1;
+  assert.deepEqual(await b.adopt("B", clock.now + LEASE), [], "renewed by the heartbeat");
+  assert.equal((await findJob(t.db, ids[0]!))?.progress, 40);
+  t.close();
+});
+
+Deno.test("an expired lease is adopted by another instance, which completes the job; it is charged once", async () => {
+  const t = await setup();
+  const clock = { now: NOW };
+  const a = new Lifecycle(t.db, () => clock.now);
+  const b = new Lifecycle(t.db, () => clock.now);
+  const { batchId, ids } = await t.admit(1);
+  await a.start(ids[0]!, "A", NOW + LEASE);
+  // A stops renewing (it died); after the lease, B adopts the job: pending again, B's.
+  clock.now = NOW + LEASE + 1;
+  const [adopted] = await b.adopt("B", clock.now + LEASE);
+  assert.equal(adopted?.id, ids[0]);
+  assert.equal(adopted?.status, "pending");
+  assert.equal(adopted?.leaseOwner, "B");
+  // A second adoption finds nothing: the claim is atomic.
+  assert.deepEqual(await a.adopt("A", clock.now + LEASE), []);
+  assert.equal(await a.start(ids[0]!, "A", clock.now + LEASE), null, "A can no longer start it");
+  assert.ok(await b.start(ids[0]!, "B", clock.now + LEASE));
+  assert.equal((await a.heartbeat("A", ids, clock.now + LEASE, new Map())).size, 0, "A learns it lost the job");
+  assert.equal(await a.complete(ids[0]!, "A", done, 60_000), null, "A's late result is refused");
+  assert.deepEqual(await a.fail(ids[0]!, "late", "A"), { failed: false, paused: false });
+  assert.equal((await b.complete(ids[0]!, "B", done, 60_000))?.status, "completed");
+  const job = (await findJob(t.db, ids[0]!))!;
+  assert.equal(job.leaseOwner, null);
+  assert.equal(job.charged, true);
+  assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [1, 0], "charged once, never refunded");
+  assert.equal((await findBatch(t.db, batchId))?.status, "completed");
+  t.close();
+});
+
+Deno.test("release gives a held job back as pending with no owner, for anyone to adopt at once", async () => {
+  const t = await setup();
+  const { ids } = await t.admit(1);
+  await t.lifecycle.start(ids[0]!, "A", NOW + LEASE);
+  assert.equal(await t.lifecycle.release(ids[0]!, "B"), false, "only the owner releases");
+  assert.equal(await t.lifecycle.release(ids[0]!, "A"), true);
+  const [adopted] = await t.lifecycle.adopt("B", NOW + LEASE);
+  assert.equal(adopted?.leaseOwner, "B");
   t.close();
 });

@@ -25,6 +25,20 @@ import type { CompressionCore } from "./core.ts";
 
 const BATCH_PRIORITY = { low: 0, normal: 1, high: 2 } as const;
 
+/** A pending job as the scheduler sees it (at admission, and when a job is adopted or resumed). */
+export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, plan: PlanLimits): QueuedJob {
+  return {
+    jobId: row.id,
+    pixels: row.pixels,
+    userId: row.userId,
+    batchId: batch.id,
+    planPriority: plan.priority,
+    batchPriority: BATCH_PRIORITY[batch.priority],
+    userLimit: plan.fixedConcurrency ?? batch.maxConcurrent,
+    order: core.scheduler.nextOrder(),
+  };
+}
+
 function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
   if (settings.target && !plan.targets) {
     throw new ApiError(403, "target: target size and quality are Premium features");
@@ -268,6 +282,10 @@ export class Admission {
       completedAt: null,
       expiresAt: null,
       expired: false,
+      pixels: "refused" in entry ? 0 : entry.pixels,
+      // Queued here: this instance holds the job (renewed by its heartbeat) until it ends it.
+      leaseOwner: "refused" in entry ? null : this.#c.instanceId,
+      leaseExpiresAt: "refused" in entry ? null : new Date(now.getTime() + this.#c.leaseMs),
     }));
     const charged = jobRows.filter((r) => r.charged).length;
     // Bytes before rows: a job any instance can see has its original in the store.
@@ -285,22 +303,9 @@ export class Admission {
       if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
       throw err;
     }
-    const userLimit = plan.fixedConcurrency ?? batch.maxConcurrent;
-    const queued: QueuedJob[] = [];
-    entries.forEach((entry, i) => {
-      if ("refused" in entry) return;
-      queued.push({
-        jobId: jobRows[i]!.id,
-        pixels: entry.pixels,
-        userId: user.id,
-        batchId: batchRow.id,
-        planPriority: plan.priority,
-        batchPriority: BATCH_PRIORITY[batch.priority],
-        userLimit,
-        order: this.#c.scheduler.nextOrder(),
-      });
-    });
-    this.#c.scheduler.enqueue(queued);
+    this.#c.scheduler.enqueue(
+      jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),
+    );
     const jobs = jobRows.map((row) => toJob(row, settings));
     return { jobs, batch: toBatch((await q.findBatch(this.#c.db, batchRow.id)) ?? batchRow, jobs) };
   }

@@ -35,7 +35,18 @@ export interface CompressionServiceOptions {
   maxStoreBytes: number;
   resultTtlMs: number;
   now?: () => number;
+  /** This process's id as lease owner (default: random). */
+  instanceId?: string;
+  /** How long a lease holds without renewal (default 30 s; renewed every third of it). */
+  leaseMs?: number;
+  /**
+   * Whether other instances may share the database (libsql://, http(s)://): then at start only
+   * jobs whose leases lapsed are adopted; otherwise every unfinished job is this process's to resume.
+   */
+  sharedDatabase?: boolean;
 }
+
+export const DEFAULT_LEASE_MS = 30_000;
 
 /**
  * Memory for stored originals and results plus images in work: a 1 GB process
@@ -53,10 +64,15 @@ export class CompressionService {
   #queries: Queries;
   #controls: Controls;
   #retention: Retention;
+  #shared: boolean;
+  #timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(opts: CompressionServiceOptions) {
     const now = opts.now ?? Date.now;
+    this.#shared = opts.sharedDatabase ?? false;
     const core: Omit<CompressionCore, "scheduler"> & { scheduler?: Scheduler } = {
+      instanceId: opts.instanceId ?? crypto.randomUUID(),
+      leaseMs: opts.leaseMs ?? DEFAULT_LEASE_MS,
       db: opts.db,
       lifecycle: new Lifecycle(opts.db, now),
       files: new JobFiles(opts.store, opts.maxStoreBytes),
@@ -152,13 +168,38 @@ export class CompressionService {
   sweepStrays(storedBefore?: Date): Promise<string[]> {
     return this.#retention.sweepStrays(storedBefore);
   }
-  recoverAfterRestart(): Promise<number> {
-    return this.#retention.recoverAfterRestart();
+  recoverAfterRestart(): Promise<{ resumed: number; failed: number }> {
+    return this.#retention.recoverAfterRestart(this.#shared);
   }
 
-  /** Stops admitting uploads and waits (bounded) for running jobs. */
+  // ---- leases
+  get instanceId(): string {
+    return this.#core.instanceId;
+  }
+  heartbeat(): Promise<void> {
+    return this.#retention.heartbeat();
+  }
+  adoptOrphans(): Promise<{ resumed: number; failed: number }> {
+    return this.#retention.adoptOrphans();
+  }
+
+  /** Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases. */
+  startLeaseTimers(): void {
+    const { leaseMs } = this.#core;
+    this.#timers.push(
+      setInterval(() => void this.heartbeat().catch(console.error), Math.max(1, Math.floor(leaseMs / 3))),
+      setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs),
+    );
+  }
+
+  /**
+   * Stops admitting uploads, waits (bounded) for running jobs, then gives the jobs still held
+   * here back (pending, no owner) for another instance or the next start.
+   */
   async drain(timeoutMs: number): Promise<void> {
     this.#core.accepting = false;
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
     await this.scheduler.drain(timeoutMs);
+    await this.#retention.releaseAll();
   }
 }

@@ -51,6 +51,9 @@ export type Completion = Pick<
 
 const UNFINISHED = ["pending", "processing"] as const;
 
+/** A job no instance holds: pending for anyone to adopt, or ended. */
+const NO_LEASE = { leaseOwner: null, leaseExpiresAt: null };
+
 /** The UTC day a job's unit was charged to (rows from before quota_day fall back to their creation day). */
 const jobDay = sql.raw(`coalesce(jobs.quota_day, strftime('%Y-%m-%d', jobs.created_at / 1000, 'unixepoch'))`);
 
@@ -163,11 +166,15 @@ export class Lifecycle {
     }
   }
 
-  /** start: a pending job becomes processing; null when it is no longer pending (cancelled, deleted, taken). */
-  async start(jobId: string): Promise<JobRow | null> {
+  /**
+   * start (claim): a pending job this instance holds becomes processing under its lease until
+   * `leaseUntil`; null when it is no longer pending or no longer ours (cancelled, deleted, adopted
+   * by another instance after our lease lapsed).
+   */
+  async start(jobId: string, owner: string, leaseUntil: number): Promise<JobRow | null> {
     const [rows] = await this.#run([
-      this.db.update(jobs).set({ status: "processing", progress: 0 })
-        .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"))).returning(),
+      this.db.update(jobs).set({ status: "processing", progress: 0, leaseExpiresAt: new Date(leaseUntil) })
+        .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"), eq(jobs.leaseOwner, owner))).returning(),
       this.#refreshBatchOfJob(jobId),
     ]) as [JobRow[]];
     return rows[0] ?? null;
@@ -178,9 +185,9 @@ export class Lifecycle {
    * back within the day's refunds. Null when the job was no longer processing (cancelled or
    * deleted meanwhile): its result must then be dropped.
    */
-  async complete(jobId: string, done: Completion, ttlMs: number): Promise<JobRow | null> {
+  async complete(jobId: string, owner: string, done: Completion, ttlMs: number): Promise<JobRow | null> {
     const now = this.now();
-    const guard = eq(jobs.status, "processing");
+    const guard = and(eq(jobs.status, "processing"), eq(jobs.leaseOwner, owner))!;
     const giveBack = done.keptOriginal ? this.#giveBack([jobId], "refund", guard) : [];
     const results = await this.#run([
       ...giveBack,
@@ -191,6 +198,7 @@ export class Lifecycle {
         progress: 100,
         completedAt: new Date(now),
         expiresAt: new Date(now + ttlMs),
+        ...NO_LEASE,
       }).where(and(eq(jobs.id, jobId), guard)).returning(),
       this.#refreshBatchOfJob(jobId),
     ]);
@@ -200,18 +208,20 @@ export class Lifecycle {
   /**
    * fail: an unfinished job ends in error with `message` and gives its unit back (a refund, within
    * the day's cap); a batch set to pause on errors pauses. Answers whether the job was unfinished
-   * (so the transition applied) and whether its batch paused.
+   * (so the transition applied) and whether its batch paused. With `owner`, only while that
+   * instance still holds the job.
    */
-  async fail(jobId: string, message: string): Promise<{ failed: boolean; paused: boolean }> {
-    const guard = inArray(jobs.status, UNFINISHED);
+  async fail(jobId: string, message: string, owner?: string): Promise<{ failed: boolean; paused: boolean }> {
+    const ours = owner === undefined ? sql`1` : sql`jobs.lease_owner = ${owner}`;
+    const guard = and(inArray(jobs.status, UNFINISHED), ours)!;
     const results = await this.#run([
       this.db.run(sql`
         UPDATE batches SET status = 'paused'
         WHERE pause_on_error = 1 AND status IN ('pending', 'processing')
-          AND id = (SELECT batch_id FROM jobs WHERE id = ${jobId} AND status IN ('pending', 'processing'))`),
+          AND id = (SELECT batch_id FROM jobs WHERE id = ${jobId} AND status IN ('pending', 'processing') AND ${ours})`),
       ...this.#giveBack([jobId], "refund", guard),
       ...this.#clearMarks([jobId]),
-      this.db.update(jobs).set({ status: "error", errorMessage: message })
+      this.db.update(jobs).set({ status: "error", errorMessage: message, ...NO_LEASE })
         .where(and(eq(jobs.id, jobId), guard)).returning({ id: jobs.id }),
       this.#refreshBatchOfJob(jobId),
     ]);
@@ -241,7 +251,7 @@ export class Lifecycle {
       ...this.#giveBack(open, "refund", guard),
       ...this.#clearMarks(open),
       // Jobs admitted after the read above cannot exist: a batch's jobs are created with it.
-      this.db.update(jobs).set({ status: "error", errorMessage: CANCELLED_MESSAGE })
+      this.db.update(jobs).set({ status: "error", errorMessage: CANCELLED_MESSAGE, ...NO_LEASE })
         .where(and(eq(jobs.batchId, batchId), guard)).returning({ id: jobs.id }),
     ]);
     if ((results[0] as unknown[]).length === 0) return null;
@@ -314,10 +324,81 @@ export class Lifecycle {
         AND id IN (SELECT batch_id FROM jobs WHERE id IN ${jobIds} AND status IN ('pending', 'processing'))`),
       ...this.#giveBack(jobIds, "release", guard),
       ...this.#clearMarks(jobIds),
-      this.db.update(jobs).set({ status: "error", errorMessage: RESTART_MESSAGE, charged: false })
+      this.db.update(jobs).set({ status: "error", errorMessage: RESTART_MESSAGE, charged: false, ...NO_LEASE })
         .where(and(inArray(jobs.id, jobIds), guard)),
       ...[...new Set(jobIds)].map((id) => this.#refreshBatchOfJob(id)),
     ]);
+  }
+
+  // ---- leases (ADR 016) ------------------------------------------------------------------------
+
+  /** Whether `owner` still holds the unfinished job (read, not a transition). */
+  async holds(jobId: string, owner: string): Promise<boolean> {
+    const row = await this.db.query.jobs.findFirst({
+      where: and(eq(jobs.id, jobId), eq(jobs.leaseOwner, owner), inArray(jobs.status, UNFINISHED)),
+      columns: { id: true },
+    });
+    return row !== undefined;
+  }
+
+  /**
+   * release: a job this instance holds but will not finish (shutting down, or its run ended with
+   * no transition) goes back to pending with no owner, for any instance to adopt at once.
+   */
+  async release(jobId: string, owner: string): Promise<boolean> {
+    const [rows] = await this.#run([
+      this.db.update(jobs).set({ status: "pending", progress: 0, ...NO_LEASE })
+        .where(and(eq(jobs.id, jobId), eq(jobs.leaseOwner, owner), inArray(jobs.status, UNFINISHED)))
+        .returning({ id: jobs.id }),
+      this.#refreshBatchOfJob(jobId),
+    ]) as [unknown[]];
+    return rows.length > 0;
+  }
+
+  /**
+   * heartbeat: renews this instance's leases on the jobs it holds (queued or running) until
+   * `leaseUntil`, and records the running ones' progress. Answers the ids still ours: a job
+   * missing from it was taken from us (cancelled, deleted, or adopted after our lease lapsed).
+   */
+  async heartbeat(owner: string, jobIds: string[], leaseUntil: number, progress: Map<string, number>) {
+    if (jobIds.length === 0) return new Set<string>();
+    const [rows] = await this.#run([
+      this.db.update(jobs).set({ leaseExpiresAt: new Date(leaseUntil) })
+        .where(and(inArray(jobs.id, jobIds), eq(jobs.leaseOwner, owner), inArray(jobs.status, UNFINISHED)))
+        .returning({ id: jobs.id }),
+      ...[...progress].map(([id, p]) =>
+        this.db.update(jobs).set({ progress: p })
+          .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.status, "processing")))
+      ),
+    ]) as [{ id: string }[]];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * adopt: unfinished jobs no live instance holds (no owner, or a lease that lapsed at `now`;
+   * with `all`, every unfinished job: a lone instance restarting over its own database) become
+   * this instance's, pending under a lease until `leaseUntil`. One conditional UPDATE … RETURNING:
+   * two instances can never adopt the same job.
+   */
+  async adopt(owner: string, leaseUntil: number, opts: { all?: boolean; limit?: number } = {}): Promise<JobRow[]> {
+    const now = this.now();
+    const lapsed = opts.all
+      ? sql`1`
+      : sql`(lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ${now})`;
+    const [rows] = await this.#run([
+      this.db.update(jobs).set({
+        status: "pending",
+        progress: 0,
+        leaseOwner: owner,
+        leaseExpiresAt: new Date(leaseUntil),
+      })
+        .where(and(
+          inArray(jobs.status, UNFINISHED),
+          sql`${jobs.id} IN (SELECT id FROM jobs WHERE status IN ('pending', 'processing') AND ${lapsed}
+            ORDER BY created_at, seq LIMIT ${opts.limit ?? 500})`,
+        )).returning(),
+    ]) as [JobRow[]];
+    return rows;
   }
 
   #refreshBatchOfJob(jobId: string): BatchItem<"sqlite"> {

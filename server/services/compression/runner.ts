@@ -30,13 +30,16 @@ export class Runner {
   async run(queued: QueuedJob, signal: AbortSignal): Promise<void> {
     const batch = await q.findBatch(this.#c.db, queued.batchId);
     if (!batch) return;
+    const owner = this.#c.instanceId;
     if (!await this.#c.files.has(queued.jobId, "original")) {
       return this.#fail(queued.jobId, batch.id, ORIGINAL_GONE);
     }
-    const row = await this.#c.lifecycle.start(queued.jobId);
+    const row = await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
     if (!row) return;
     this.#c.progress.set(row.id, 0);
     let scoreDue = false;
+    /** Whether a transition ended the run (else the lease is released for another try). */
+    let ended = false;
     try {
       const settings = batchSettings(batch);
       const user = await findUserById(this.#c.db, row.userId);
@@ -52,12 +55,18 @@ export class Runner {
         onProgress: (p) => this.#c.progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
       });
       if (signal.aborted) return;
+      // Our lease may have lapsed while the pool worked (a stalled process): then the job is
+      // another instance's, and its bytes in a shared store are not ours to overwrite.
+      if (!await this.#c.lifecycle.holds(row.id, owner)) {
+        ended = true;
+        return;
+      }
       // A kept original is served from the original itself: no second copy is stored.
       if (!outcome.keptOriginal) await this.#c.files.put(row.id, "result", outcome.bytes, outcome.mimeType);
       await this.#c.files.put(row.id, "thumbnail", outcome.thumbnail, "image/jpeg");
       scoreDue = outcome.scores === null;
       // Never bigger: returning the original costs no quota (within the day's refunds).
-      const completed = await this.#c.lifecycle.complete(row.id, {
+      const completed = await this.#c.lifecycle.complete(row.id, owner, {
         compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
         quality: outcome.chosenQuality ?? settings.quality,
         format: outcome.keptOriginal ? "jpeg" : formatOf(outcome.mimeType),
@@ -68,19 +77,25 @@ export class Runner {
         scoreDue,
         metadataJson: JSON.stringify(outcome.metadata),
       }, this.#c.ttlMs);
+      ended = true;
       if (!completed) {
-        // Cancelled or deleted while it ran: its result goes with it.
-        await this.#c.files.delete(row.id);
+        // Cancelled or deleted while it ran: its result goes with it. (Adopted by another
+        // instance meanwhile: the bytes are that instance's now.)
+        const current = await q.findJob(this.#c.db, row.id);
+        if (!current || current.status === "error") await this.#c.files.delete(row.id);
         return;
       }
     } catch (err) {
       if (signal.aborted) return; // the canceller records the outcome
       const message = isCodecError(err) || err instanceof JobEnded ? err.message : UNEXPECTED_MESSAGE;
       if (!isCodecError(err) && !(err instanceof JobEnded)) console.error(`Job ${row.id} failed:`, err);
+      ended = true;
       await this.#fail(row.id, batch.id, message);
       return;
     } finally {
       this.#c.progress.delete(row.id);
+      // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
+      if (!ended) await this.#c.lifecycle.release(row.id, owner).catch((err) => console.error(err));
     }
     if (scoreDue) this.queueScore(row.id, queued.pixels);
   }
@@ -110,7 +125,8 @@ export class Runner {
   /** Ends an unfinished job in error, gives its unit back and frees its bytes; pauses its batch if asked. */
   async #fail(jobId: string, batchId: string, message: string): Promise<void> {
     try {
-      const { paused } = await this.#c.lifecycle.fail(jobId, message);
+      const { failed, paused } = await this.#c.lifecycle.fail(jobId, message, this.#c.instanceId);
+      if (!failed) return; // no longer ours: whoever ended it owns its bytes
       if (paused) this.#c.scheduler.pauseBatch(batchId);
     } catch (err) {
       // The database refused even the failure: the job stays as it is until the next start
