@@ -65,3 +65,9 @@ export async function needsBytes(db: Db, id: string): Promise<boolean> {
   const row = await db.query.jobs.findFirst({ where: eq(jobs.id, id), columns: { status: true, expired: true } });
   return row !== undefined && row.status !== "error" && !row.expired;
 }
+
+/** Completed jobs still held whose deferred score was never measured. */
+export function scoresDue(db: Db): Promise<{ id: string; pixels: number }[]> {
+  return db.select({ id: jobs.id, pixels: jobs.pixels }).from(jobs)
+    .where(and(eq(jobs.status, "completed"), eq(jobs.scoreDue, true), eq(jobs.expired, false)));
+}

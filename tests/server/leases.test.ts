@@ -99,3 +99,41 @@ Deno.test("on shutdown the jobs still queued are released for the next start or 
   assert.equal(waiting.leaseOwner, null, "and no instance holds it");
   await t.close();
 });
+
+Deno.test("a restart over a file: store measures the deferred scores the previous process left unmeasured", async () => {
+  const dir = await Deno.makeTempDir();
+  const databaseUrl = `file:${dir}/app.db`;
+  const heldA = new HeldCompressor(1);
+  const t = await createTestApp({ compressor: heldA, store: new FileStore(`${dir}/store`), databaseUrl });
+  const { cookie, user } = await signUp(t);
+  await upload(t, cookie, [taggedFile("q1")]);
+  (await heldA.started(1))[0]!.finish({ scores: null });
+  await waitForJobs(t, cookie, (js) => js[0]?.status === "completed" && js[0]?.scorePending === true);
+
+  const database = await createDb({ url: databaseUrl });
+  const heldB = new HeldCompressor(1);
+  const restarted = new CompressionService({
+    db: database.db,
+    compressor: heldB,
+    store: new FileStore(`${dir}/store`),
+    maxStoreBytes: 64 * 1024 * 1024,
+    resultTtlMs: 3_600_000,
+  });
+  await restarted.recoverAfterRestart();
+  for (let i = 0; i < 200 && heldB.scoreCalls.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(heldB.scoreCalls[0]?.tag, "q1");
+  heldB.scoreCalls[0]!.finish();
+  let job;
+  for (let i = 0; i < 200; i++) {
+    [job] = await restarted.listJobs(user.id);
+    if (!job?.scorePending) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(job?.scorePending, false);
+  assert.equal(job?.expired, false, "a file: store keeps completed results across a restart");
+  assert.ok(job?.scores);
+  await restarted.drain(100);
+  database.close();
+  await t.close();
+  await Deno.remove(dir, { recursive: true });
+});

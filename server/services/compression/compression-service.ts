@@ -99,7 +99,7 @@ export class CompressionService {
     this.#admission = new Admission(this.#core);
     this.#queries = new Queries(this.#core);
     this.#controls = new Controls(this.#core, this.#queries);
-    this.#retention = new Retention(this.#core);
+    this.#retention = new Retention(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
   }
 
   /** Bytes the store holds or has promised to uploads in flight. */

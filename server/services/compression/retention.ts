@@ -17,8 +17,11 @@ const STRAY_GRACE_MS = 10 * 60_000;
 export class Retention {
   #c: CompressionCore;
 
-  constructor(core: CompressionCore) {
+  #rescore: (jobId: string, pixels: number) => void;
+
+  constructor(core: CompressionCore, rescore: (jobId: string, pixels: number) => void) {
     this.#c = core;
+    this.#rescore = rescore;
   }
 
   /** Marks completed jobs whose time is up expired (one transition), then deletes their bytes. */
@@ -76,7 +79,12 @@ export class Retention {
    */
   async recoverAfterRestart(sharedDatabase: boolean): Promise<{ resumed: number; failed: number }> {
     const outcome = await this.adoptOrphans(!sharedDatabase);
-    if (this.#c.files.store.kind === "memory") await this.#c.lifecycle.expireAllCompleted();
+    if (this.#c.files.store.kind === "memory") {
+      await this.#c.lifecycle.expireAllCompleted();
+    } else if (!sharedDatabase) {
+      // Deferred scores the previous process had not measured yet: measured here, when idle.
+      for (const row of await q.scoresDue(this.#c.db)) this.#rescore(row.id, row.pixels);
+    }
     return outcome;
   }
 
