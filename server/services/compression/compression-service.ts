@@ -2,8 +2,9 @@
  * The compression API (DESIGN §3, §5, §8), composed from its parts: admission.ts (limits, quota,
  * store room), runner.ts (a job on the pool, ended through the lifecycle on every path),
  * queries.ts (reads), controls.ts (delete, pause, resume, cancel), retention.ts (TTL sweep,
- * restart recovery) and lifecycle.ts (every state change, one transaction each). The routes
- * call this class; it holds no logic of its own.
+ * strays, restart recovery, lease heartbeat and adoption; ADR 016), job-files.ts (the byte
+ * store and its cap) and lifecycle.ts (every state change, one transaction each; ADR 015). The
+ * routes call this class; it holds no logic of its own.
  */
 import type { Batch, CompressResponse, Job, PreviewSize, QueueStatus, Usage } from "../../../contract/jobs.ts";
 import type { CompressSettings } from "../../../contract/settings.ts";
@@ -89,8 +90,9 @@ export class CompressionService {
       opts.compressor.size,
       (job, signal) => runner.run(job, signal),
       jobMemory && {
-        // Uploads and results held in memory leave less room for images in work.
-        room: () => MEMORY_BUDGET_BYTES - (opts.store.kind === "memory" ? files.heldBytes : 0),
+        // Uploads and results held in memory leave less room for images in work: with a memory
+        // store all it holds, with file or S3 only the uploads still arriving (parsed in memory).
+        room: () => MEMORY_BUDGET_BYTES - (opts.store.kind === "memory" ? files.heldBytes : files.budget.reservedBytes),
         cost: (job) => jobMemory(job.pixels),
       },
     );
