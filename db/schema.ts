@@ -82,11 +82,18 @@ export const jobs = sqliteTable("jobs", {
   completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
   expired: integer("expired", { mode: "boolean" }).notNull().default(false),
+  /** Width × height from the header at admission (0 if unreadable): the scheduler's memory estimate. */
+  pixels: integer("pixels").notNull().default(0),
+  /** The instance (a random id per process) whose queue holds this unfinished job, or that runs it. */
+  leaseOwner: text("lease_owner"),
+  /** Until when the owner's claim holds; renewed while it lives, after it any instance may adopt the job. */
+  leaseExpiresAt: integer("lease_expires_at", { mode: "timestamp_ms" }),
 }, (t) => [
   index("jobs_user_created_idx").on(t.userId, t.createdAt),
   index("jobs_batch_idx").on(t.batchId, t.seq),
   index("jobs_status_idx").on(t.status),
   index("jobs_source_idx").on(t.sourceJobId),
+  index("jobs_lease_idx").on(t.leaseOwner),
 ]);
 
 /** Quota reserved per user per UTC day; admission reserves atomically. */

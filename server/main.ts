@@ -8,7 +8,7 @@ import { SlidingWindow } from "./services/sliding-window.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
-import { ByteStore } from "./services/compression/byte-store.ts";
+import { openStore } from "./store/mod.ts";
 import { createCodecCompressor } from "./services/compression/codec-compressor.ts";
 import { CompressionService } from "./services/compression/compression-service.ts";
 
@@ -46,15 +46,25 @@ async function main() {
     workers: env.WORKERS ?? navigator.hardwareConcurrency ?? 2,
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
   });
+  const store = openStore(env.STORE_URL, env);
+  await store.check();
+  console.log(`Byte store: ${store.description}`);
   const compression = new CompressionService({
     db: database.db,
     compressor,
-    store: new ByteStore(env.MAX_STORE_BYTES),
+    store,
+    maxStoreBytes: env.MAX_STORE_BYTES,
+    // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
+    sharedDatabase: !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:",
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
-  const orphans = await compression.recoverAfterRestart();
-  if (orphans > 0) console.log(`Marked ${orphans} job(s) left unfinished by the previous process as failed`);
+  const { resumed, failed } = await compression.recoverAfterRestart();
+  if (resumed > 0) console.log(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
+  if (failed > 0) console.log(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);
+  compression.startLeaseTimers();
   const sweeper = setInterval(() => void compression.sweepExpired().catch(console.error), 15_000);
+  // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
+  const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);
   const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
@@ -83,10 +93,12 @@ async function main() {
     stopping = true;
     console.log(`${signal}: draining running jobs, then shutting down`);
     clearInterval(sweeper);
+    clearInterval(straySweeper);
     clearInterval(sessionSweeper);
     await compression.drain(DRAIN_MS);
     await server.shutdown();
     await compressor.close();
+    await store.close();
     database.close();
     Deno.exit(0);
   };

@@ -1,14 +1,8 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
-export type NewJob = typeof jobs.$inferInsert;
-export type NewBatch = typeof batches.$inferInsert;
-
-/** Inserts a batch with its jobs in one transaction: an upload lands whole or not at all. */
-export async function insertBatchWithJobs(db: Db, batch: NewBatch, jobRows: NewJob[]): Promise<void> {
-  await db.batch([db.insert(batches).values(batch), db.insert(jobs).values(jobRows)]);
-}
+// Reads only: every write to jobs and batches is a transition in server/services/compression/lifecycle.ts.
 
 export function listJobsForUser(db: Db, userId: number, limit = 500): Promise<JobRow[]> {
   return db.select().from(jobs).where(eq(jobs.userId, userId))
@@ -21,18 +15,6 @@ export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
 
 export function findJobOfUser(db: Db, id: string, userId: number): Promise<JobRow | undefined> {
   return db.query.jobs.findFirst({ where: and(eq(jobs.id, id), eq(jobs.userId, userId)) });
-}
-
-export async function updateJob(db: Db, id: string, patch: Partial<JobRow>): Promise<void> {
-  await db.update(jobs).set(patch).where(eq(jobs.id, id));
-}
-
-export async function deleteJob(db: Db, id: string): Promise<void> {
-  await db.delete(jobs).where(eq(jobs.id, id));
-}
-
-export async function deleteBatch(db: Db, id: string): Promise<void> {
-  await db.delete(batches).where(eq(batches.id, id));
 }
 
 export function jobsOfBatch(db: Db, batchId: string): Promise<JobRow[]> {
@@ -56,10 +38,6 @@ export function listBatchesForUser(db: Db, userId: number, limit = 100): Promise
   return db.select().from(batches).where(eq(batches.userId, userId)).orderBy(desc(batches.createdAt)).limit(limit);
 }
 
-export async function updateBatch(db: Db, id: string, patch: Partial<BatchRow>): Promise<void> {
-  await db.update(batches).set(patch).where(eq(batches.id, id));
-}
-
 export function jobsOfBatches(db: Db, batchIds: string[]): Promise<JobRow[]> {
   if (batchIds.length === 0) return Promise.resolve([]);
   return db.select().from(jobs).where(inArray(jobs.batchId, batchIds)).orderBy(jobs.seq);
@@ -69,15 +47,27 @@ export function unfinishedJobs(db: Db): Promise<JobRow[]> {
   return db.select().from(jobs).where(inArray(jobs.status, ["pending", "processing"]));
 }
 
-/** Completed jobs whose bytes a previous process held: they are gone now. */
-export async function markAllCompletedExpired(db: Db): Promise<void> {
-  await db.update(jobs).set({ expired: true, scoreDue: false })
-    .where(and(eq(jobs.status, "completed"), eq(jobs.expired, false)));
-}
-
 /** Re-compressions of an upload (its first job) created on `day`. */
 export async function countRecompressions(db: Db, sourceJobId: string, day: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(jobs)
     .where(and(eq(jobs.sourceJobId, sourceJobId), eq(jobs.quotaDay, day)));
   return row?.n ?? 0;
+}
+
+/** Completed jobs whose result time is up and whose bytes are not yet deleted. */
+export function dueToExpire(db: Db, now: Date, limit = 500): Promise<{ id: string }[]> {
+  return db.select({ id: jobs.id }).from(jobs)
+    .where(and(eq(jobs.status, "completed"), eq(jobs.expired, false), lte(jobs.expiresAt, now))).limit(limit);
+}
+
+/** Whether a job still needs its bytes: it exists and is unfinished, or completed and not expired. */
+export async function needsBytes(db: Db, id: string): Promise<boolean> {
+  const row = await db.query.jobs.findFirst({ where: eq(jobs.id, id), columns: { status: true, expired: true } });
+  return row !== undefined && row.status !== "error" && !row.expired;
+}
+
+/** Completed jobs still held whose deferred score was never measured. */
+export function scoresDue(db: Db): Promise<{ id: string; pixels: number }[]> {
+  return db.select({ id: jobs.id, pixels: jobs.pixels }).from(jobs)
+    .where(and(eq(jobs.status, "completed"), eq(jobs.scoreDue, true), eq(jobs.expired, false)));
 }

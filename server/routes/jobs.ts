@@ -13,10 +13,10 @@ import { recompressSchema } from "../../contract/settings.ts";
 const previewQuery = z.object({ size: z.enum(PREVIEW_SIZES).default("original") });
 
 const fileResponse = (file: FileDownload, disposition: "attachment" | "inline") =>
-  new Response(file.data, {
+  new Response(file.body, {
     headers: {
       "Content-Type": file.mimeType,
-      "Content-Length": String(file.data.size),
+      "Content-Length": String(file.size),
       "Content-Disposition": contentDisposition(file.name, disposition),
       // Private: these are a user's photos.
       "Cache-Control": "private, no-store",

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createTestApp, makePremium, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService, RESTART_MESSAGE } from "../../server/services/compression/compression-service.ts";
-import { ByteStore } from "../../server/services/compression/byte-store.ts";
+import { MemoryStore } from "../../server/store/mod.ts";
 
 const files = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => taggedFile(`${prefix}${i}`));
 const get = async (t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie: string) =>
@@ -251,10 +251,11 @@ Deno.test("after a restart, unfinished jobs fail with a clear message and give t
   const restarted = new CompressionService({
     db: t.db,
     compressor: new HeldCompressor(1),
-    store: new ByteStore(1024 * 1024),
+    store: new MemoryStore(),
+    maxStoreBytes: 1024 * 1024,
     resultTtlMs: 3_600_000,
   });
-  assert.equal(await restarted.recoverAfterRestart(), 2);
+  assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 0, failed: 2 });
   const jobs = await restarted.listJobs(1);
   const errors = jobs.filter((j) => j.status === "error");
   assert.equal(errors.length, 2);

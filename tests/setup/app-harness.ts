@@ -3,7 +3,7 @@ import type { AppDeps } from "../../server/app-env.ts";
 import { createDb } from "../../db/client.ts";
 import { LoginThrottle } from "../../server/services/login-throttle.ts";
 import { SlidingWindow } from "../../server/services/sliding-window.ts";
-import { ByteStore } from "../../server/services/compression/byte-store.ts";
+import { type ByteStore, MemoryStore } from "../../server/store/mod.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
 import { createCodecCompressor } from "../../server/services/compression/codec-compressor.ts";
@@ -24,19 +24,24 @@ export interface TestAppOptions extends Partial<AppDeps> {
   pool?: number;
   compressor?: Compressor;
   maxStoreBytes?: number;
+  /** The database (default: a fresh `:memory:` one). */
+  databaseUrl?: string;
+  /** The byte store (default: a fresh memory store). */
+  store?: ByteStore;
   resultTtlMs?: number;
   now?: () => number;
 }
 
 /** A fresh app on its own `:memory:` database. */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, ...overrides } = options;
-  const database = await createDb({ url: ":memory:" });
+  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, store, databaseUrl, ...overrides } = options;
+  const database = await createDb({ url: databaseUrl ?? ":memory:" });
   const compressor = given ?? (pool ? createCodecCompressor({ workers: pool, jobTimeoutMs: 30_000 }) : noCompressor);
   const compression = new CompressionService({
     db: database.db,
     compressor,
-    store: new ByteStore(maxStoreBytes ?? 512 * 1024 * 1024),
+    store: store ?? new MemoryStore(),
+    maxStoreBytes: maxStoreBytes ?? 512 * 1024 * 1024,
     resultTtlMs: resultTtlMs ?? 3_600_000,
     now,
   });

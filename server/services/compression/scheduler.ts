@@ -94,6 +94,16 @@ export class Scheduler {
     return this.#running.size;
   }
 
+  /** Ids of the jobs queued here, in no order. */
+  queuedIds(): string[] {
+    return this.#queue.map((j) => j.jobId);
+  }
+
+  /** Ids of the jobs queued or running here: the ones this instance holds leases on. */
+  heldIds(): string[] {
+    return [...this.queuedIds(), ...this.#running.keys()];
+  }
+
   get queuedCount(): number {
     return this.#queue.length;
   }

@@ -6,7 +6,7 @@
  */
 import { MB, type PlanLimits } from "../../../contract/plans.ts";
 import { ApiError } from "../../http-error.ts";
-import type { Reservation } from "./byte-store.ts";
+import type { Reservation } from "../../store/mod.ts";
 
 export const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 

@@ -2,7 +2,8 @@ import { Zip, ZipPassThrough } from "fflate";
 
 export interface ZipEntry {
   name: string;
-  data: Blob;
+  /** Opens the entry's bytes when the ZIP reaches it; null (its bytes went meanwhile) leaves it out. */
+  open(): Promise<ReadableStream<Uint8Array> | null>;
 }
 
 /** Makes names unique the way file managers do: "a.jpg", "a (2).jpg". */
@@ -19,8 +20,8 @@ export function uniqueNames(names: string[]): string[] {
 }
 
 /**
- * A ZIP streamed entry by entry as the client reads (one file's bytes in memory
- * at a time); JPEG and WebP are stored, not deflated again.
+ * A ZIP streamed entry by entry as the client reads, each entry streamed from the byte store
+ * chunk by chunk; JPEG and WebP are stored, not deflated again.
  */
 export function zipStream(entries: ZipEntry[]): ReadableStream<Uint8Array> {
   let zip: Zip;
@@ -34,11 +35,17 @@ export function zipStream(entries: ZipEntry[]): ReadableStream<Uint8Array> {
       });
     },
     async pull() {
-      const entry = entries[next++];
-      if (!entry) return zip.end();
-      const file = new ZipPassThrough(entry.name);
-      zip.add(file);
-      file.push(new Uint8Array(await entry.data.arrayBuffer()), true);
+      for (;;) {
+        const entry = entries[next++];
+        if (!entry) return zip.end();
+        const body = await entry.open();
+        if (!body) continue;
+        const file = new ZipPassThrough(entry.name);
+        zip.add(file);
+        for await (const chunk of body) file.push(chunk);
+        file.push(new Uint8Array(0), true);
+        return;
+      }
     },
   });
 }

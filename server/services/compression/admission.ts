@@ -1,0 +1,343 @@
+/**
+ * Admission (DESIGN §3): POST /api/compress and re-compressions. Plan limits and the file's
+ * content are checked, the store's room is reserved, and the batch, its jobs and their quota
+ * units are admitted in one transition (lifecycle.ts) before the jobs are queued.
+ */
+import type { Batch, CompressResponse, Job } from "../../../contract/jobs.ts";
+import type { PlanLimits } from "../../../contract/plans.ts";
+import { planOf } from "../plan.ts";
+import { safeFileName } from "../../../contract/file-names.ts";
+import { type CompressSettings, FREE_RECOMPRESSIONS_PER_IMAGE } from "../../../contract/settings.ts";
+import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
+import * as q from "../../../db/queries/jobs.ts";
+import { usedOn } from "../../../db/queries/usage.ts";
+import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
+import { ApiError } from "../../http-error.ts";
+import { utcDay } from "./quota-day.ts";
+import type { QueuedJob } from "./scheduler.ts";
+import { QuotaExceeded } from "./lifecycle.ts";
+import type { UploadForm } from "./upload-form.ts";
+import { dailyLimitReached, fileTooLarge, storeFull, tooManyFiles, UploadIntake } from "./upload-intake.ts";
+import { toBatch, toJob } from "./views.ts";
+import { storedSettings } from "../user-settings.ts";
+import { isExpired, ownedBatch, ownedJob } from "./queries.ts";
+import type { CompressionCore } from "./core.ts";
+
+const BATCH_PRIORITY = { low: 0, normal: 1, high: 2 } as const;
+
+/** A pending job as the scheduler sees it (at admission, and when a job is adopted or resumed). */
+export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, plan: PlanLimits): QueuedJob {
+  return {
+    jobId: row.id,
+    pixels: row.pixels,
+    userId: row.userId,
+    batchId: batch.id,
+    planPriority: plan.priority,
+    batchPriority: BATCH_PRIORITY[batch.priority],
+    userLimit: plan.fixedConcurrency ?? batch.maxConcurrent,
+    order: core.scheduler.nextOrder(),
+  };
+}
+
+function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
+  if (settings.target && !plan.targets) {
+    throw new ApiError(403, "target: target size and quality are Premium features");
+  }
+}
+
+/** One uploaded file, judged alone at admission. */
+type FileVerdict = { pixels: number } | { refused: ApiError };
+
+/** A job to create: its original and header pixel count, or the reason it was refused. */
+type NewEntry =
+  & { name: string; size: number }
+  & ({ original: Blob; pixels: number; charged: boolean; sourceJobId?: string } | { refused: string });
+
+/** A refusal's message for the file's own entry, which already shows its name. */
+const withoutName = (message: string, name: string) =>
+  message.replace(`'${name}': `, "").replace(`'${name}' is `, "This file is ");
+
+/** Enough of a file's start to find its frame header behind typical EXIF/ICC segments. */
+const HEAD_BYTES = 512 * 1024;
+
+const headOf = async (file: Blob) => new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+
+/** The pixel count a JPEG's header declares (0 when the head holds no readable frame header). */
+function pixelsOf(head: Uint8Array): number {
+  const size = peekJpegSize(head);
+  return size ? size.width * size.height : 0;
+}
+
+export class Admission {
+  #c: CompressionCore;
+
+  constructor(core: CompressionCore) {
+    this.#c = core;
+  }
+
+  /**
+   * Opens an upload before its body is read: refuses at once while shutting
+   * down or when the day's quota is used up, and hands back the intake that
+   * bounds the body as it streams (upload-intake.ts). Release it on every path.
+   */
+  async openUpload(user: UserRow): Promise<UploadIntake> {
+    if (!this.#c.accepting) {
+      throw new ApiError(503, "The server is restarting; please try again in a minute", { "Retry-After": "60" });
+    }
+    const plan = planOf(user, this.#c.now());
+    let left: number | null = null;
+    if (plan.dailyCompressions !== null) {
+      left = Math.max(0, plan.dailyCompressions - await usedOn(this.#c.db, user.id, utcDay(this.#c.now())));
+      if (left === 0) throw dailyLimitReached(plan, 0, 0);
+    }
+    return new UploadIntake(plan, left, this.#c.files.reserve());
+  }
+
+  /** Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored files. */
+  async admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
+    const plan = intake.plan;
+    const { files, settings } = form;
+    refuseTargetOffPlan(plan, settings);
+    if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
+    // Names from users are used (stored, quoted) only in their safe form (contract/file-names.ts).
+    const names = files.map((f) => safeFileName(f.name));
+    // Each file is judged alone: a refused one gets a failed entry, the others go ahead.
+    const verdicts: FileVerdict[] = [];
+    for (const [i, file] of files.entries()) {
+      verdicts.push(
+        file.size > plan.maxFileBytes
+          ? { refused: fileTooLarge(plan, names[i], file.size) }
+          : this.#checkContent(names[i]!, await headOf(file), plan),
+      );
+    }
+    const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
+    if (accepted.length === 0) throw (verdicts[0] as { refused: ApiError }).refused; // as one refused file answers
+
+    const total = accepted.reduce((sum, i) => sum + files[i]!.size, 0);
+    // Room was reserved chunk by chunk while the body arrived; only a body larger than its files needs more.
+    if (total > intake.reservation.bytes && !intake.reservation.grow(total - intake.reservation.bytes)) {
+      throw storeFull();
+    }
+
+    const now = this.#c.now();
+    const day = utcDay(now);
+    const created = await this.#createBatch(
+      user,
+      plan,
+      {
+        name: files.length === 1 ? names[0]! : `${files.length} images`,
+        settings,
+        priority: form.priority,
+        maxConcurrent: form.maxConcurrent,
+        pauseOnError: form.pauseOnError,
+      },
+      files.map((file, i) => {
+        const verdict = verdicts[i]!;
+        return "refused" in verdict
+          ? { name: names[i]!, size: file.size, refused: withoutName(verdict.refused.message, names[i]!) }
+          : { name: names[i]!, size: file.size, original: file, pixels: verdict.pixels, charged: true };
+      }),
+      day,
+    );
+    intake.release(); // the stored files now hold the room the body reserved
+    const refused = verdicts.flatMap((v, i) =>
+      "refused" in v ? [{ filename: names[i]!, status: v.refused.status, error: v.refused.message }] : []
+    );
+    return { ...created, refused };
+  }
+
+  /**
+   * Compresses completed jobs again with new settings from the originals still
+   * held, without a new upload. Each image re-uses its first upload's charge: up
+   * to FREE_RECOMPRESSIONS_PER_IMAGE times on the day that upload was charged,
+   * then it costs a unit like a new one. The old results stay as they are.
+   */
+  async recompress(
+    user: UserRow,
+    sources: JobRow[],
+    settings: CompressSettings,
+    name: string,
+  ): Promise<CompressResponse> {
+    const plan = planOf(user, this.#c.now());
+    refuseTargetOffPlan(plan, settings);
+    const held: { row: JobRow; original: Blob }[] = [];
+    for (const row of sources) {
+      if (row.status !== "completed" || isExpired(this.#c, row)) continue;
+      const bytes = await this.#c.files.bytes(row.id, "original");
+      if (bytes) held.push({ row, original: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }) });
+    }
+    if (held.length === 0) {
+      throw new ApiError(410, "The originals are no longer in memory; please upload the images again");
+    }
+    const day = utcDay(this.#c.now());
+    const entries: NewEntry[] = [];
+    const usedToday = new Map<string, number>(); // re-compressions per upload, this one included
+    for (const { row, original } of held) {
+      const rootId = row.sourceJobId ?? row.id;
+      const root = rootId === row.id ? row : await q.findJob(this.#c.db, rootId);
+      const count = usedToday.get(rootId) ?? await q.countRecompressions(this.#c.db, rootId, day);
+      usedToday.set(rootId, count + 1);
+      const free = root !== undefined && root.charged && root.quotaDay === day && count < FREE_RECOMPRESSIONS_PER_IMAGE;
+      entries.push({
+        name: row.filename,
+        size: original.size,
+        original,
+        pixels: pixelsOf(await headOf(original)),
+        charged: !free,
+        sourceJobId: rootId,
+      });
+    }
+    // The originals are stored again under the new jobs: room is reserved across the awaits below.
+    const room = this.#c.files.reserve();
+    if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
+    const options = storedSettings(user);
+    try {
+      const created = await this.#createBatch(
+        user,
+        plan,
+        {
+          name,
+          settings,
+          priority: options.priority,
+          maxConcurrent: options.maxConcurrent,
+          pauseOnError: false,
+        },
+        entries,
+        day,
+      );
+      return { ...created, refused: [] };
+    } finally {
+      room.release();
+    }
+  }
+
+  async recompressJob(user: UserRow, jobId: string, settings: CompressSettings): Promise<CompressResponse> {
+    const row = await ownedJob(this.#c.db, user.id, jobId);
+    if (row.status !== "completed") throw new ApiError(409, "Only a completed image can be re-compressed");
+    return this.recompress(user, [row], settings, row.filename);
+  }
+
+  async recompressBatch(user: UserRow, batchId: string, settings: CompressSettings): Promise<CompressResponse> {
+    const batch = await ownedBatch(this.#c.db, user.id, batchId);
+    const rows = (await q.jobsOfBatch(this.#c.db, batch.id)).filter((r) => r.status === "completed");
+    if (rows.length === 0) throw new ApiError(409, "This batch has no completed images to re-compress");
+    return this.recompress(user, rows, settings, `${batch.name} (re-compressed)`);
+  }
+
+  /** The admission of `count` units refused: 429 with what is left today. */
+  async #quotaRefusal(user: UserRow, plan: PlanLimits, day: string, count: number): Promise<never> {
+    const left = Math.max(0, plan.dailyCompressions! - await usedOn(this.#c.db, user.id, day));
+    throw dailyLimitReached(plan, left, count);
+  }
+
+  /**
+   * One batch of new jobs and their quota units, admitted in one transition,
+   * their originals stored and queued. A refused entry becomes a failed job with its reason.
+   */
+  async #createBatch(
+    user: UserRow,
+    plan: PlanLimits,
+    batch: Pick<BatchRow, "name" | "priority" | "maxConcurrent" | "pauseOnError"> & { settings: CompressSettings },
+    entries: NewEntry[],
+    day: string,
+  ): Promise<{ jobs: Job[]; batch: Batch }> {
+    const now = new Date(this.#c.now());
+    const { settings } = batch;
+    const batchRow: BatchRow = {
+      id: crypto.randomUUID(),
+      userId: user.id,
+      name: batch.name,
+      status: entries.every((e) => "refused" in e) ? "error" : "pending",
+      totalFiles: entries.length,
+      totalOriginalSize: entries.reduce((sum, e) => sum + e.size, 0),
+      priority: batch.priority,
+      maxConcurrent: batch.maxConcurrent,
+      pauseOnError: batch.pauseOnError,
+      settingsJson: JSON.stringify(settings),
+      createdAt: now,
+    };
+    const jobRows: JobRow[] = entries.map((entry, i) => ({
+      id: crypto.randomUUID(),
+      batchId: batchRow.id,
+      userId: user.id,
+      seq: i,
+      filename: entry.name,
+      status: "refused" in entry ? "error" : "pending",
+      progress: 0,
+      originalSize: entry.size,
+      compressedSize: null,
+      quality: settings.quality,
+      format: settings.format,
+      width: null,
+      height: null,
+      errorMessage: "refused" in entry ? entry.refused : null,
+      keptOriginal: false,
+      scoreDue: false,
+      scoresJson: null,
+      metadataJson: null,
+      charged: "refused" in entry ? false : entry.charged,
+      quotaDay: day,
+      sourceJobId: "refused" in entry ? null : entry.sourceJobId ?? null,
+      createdAt: now,
+      completedAt: null,
+      expiresAt: null,
+      expired: false,
+      pixels: "refused" in entry ? 0 : entry.pixels,
+      // Queued here: this instance holds the job (renewed by its heartbeat) until it ends it.
+      leaseOwner: "refused" in entry ? null : this.#c.instanceId,
+      leaseExpiresAt: "refused" in entry ? null : new Date(now.getTime() + this.#c.leaseMs),
+    }));
+    const charged = jobRows.filter((r) => r.charged).length;
+    // Bytes before rows: a job any instance can see has its original in the store.
+    const stored = entries.flatMap((entry, i) => "refused" in entry ? [] : [{ id: jobRows[i]!.id, entry }]);
+    try {
+      await Promise.all(stored.map(({ id, entry }) => this.#c.files.put(id, "original", entry.original, "image/jpeg")));
+      await this.#c.lifecycle.admit(batchRow, jobRows, {
+        userId: user.id,
+        day,
+        count: charged,
+        limit: plan.dailyCompressions,
+      });
+    } catch (err) {
+      await Promise.all(stored.map(({ id }) => this.#c.files.delete(id)));
+      if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
+      throw err;
+    }
+    this.#c.scheduler.enqueue(
+      jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),
+    );
+    const jobs = jobRows.map((row) => toJob(row, settings));
+    return { jobs, batch: toBatch((await q.findBatch(this.#c.db, batchRow.id)) ?? batchRow, jobs) };
+  }
+
+  /**
+   * Refuses what is not a JPEG (magic bytes) or is over the pixel limit, from the
+   * file's head. A corrupt JPEG is not refused: it fails as its own job.
+   * Accepted: the pixel count from the header (0 when the header is unreadable).
+   */
+  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): FileVerdict {
+    if (sniffFormat(head) !== "jpeg") {
+      let reason = "The file is not a JPEG image";
+      try {
+        inspectJpeg(head);
+      } catch (err) {
+        if (isCodecError(err)) reason = err.message;
+      }
+      return { refused: new ApiError(415, `'${name}': ${reason}`) };
+    }
+    const size = peekJpegSize(head);
+    const pixels = size ? size.width * size.height : 0;
+    if (size && pixels > plan.maxPixels) {
+      const mp = (pixels / 1e6).toFixed(1);
+      return {
+        refused: new ApiError(
+          413,
+          `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${
+            plan.maxPixels / 1e6
+          } MP`,
+        ),
+      };
+    }
+    return { pixels };
+  }
+}

@@ -1,0 +1,61 @@
+/** Batch and job controls (spec §4): delete a job, pause, resume and cancel a batch, each through one transition. */
+import { type Batch, canCancelBatch, canPauseBatch, canResumeBatch } from "../../../contract/jobs.ts";
+import { ApiError } from "../../http-error.ts";
+import { ownedBatch, ownedJob, type Queries } from "./queries.ts";
+import type { CompressionCore } from "./core.ts";
+
+export class Controls {
+  #c: CompressionCore;
+
+  #queries: Queries;
+
+  constructor(core: CompressionCore, queries: Queries) {
+    this.#c = core;
+    this.#queries = queries;
+  }
+
+  /** Deletes a job and its bytes at once; an unfinished job is aborted and its quota returned. */
+  async deleteJob(userId: number, jobId: string): Promise<void> {
+    const row = await ownedJob(this.#c.db, userId, jobId);
+    this.#c.scheduler.dropQueued((j) => j.jobId === row.id);
+    await this.#c.scheduler.abort(row.id);
+    await this.#c.lifecycle.deleteJob(row);
+    await this.#c.files.delete(row.id);
+  }
+
+  async pauseBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    if (!canPauseBatch(batch.status)) {
+      throw new ApiError(409, `Only a processing batch can be paused; this one is ${batch.status}`);
+    }
+    if (await this.#c.lifecycle.pauseBatch(batch.id)) this.#c.scheduler.pauseBatch(batch.id);
+    return this.#queries.batchView(userId, batch.id);
+  }
+
+  async resumeBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    if (!canResumeBatch(batch.status)) {
+      throw new ApiError(409, `Only a paused batch can be resumed; this one is ${batch.status}`);
+    }
+    if (await this.#c.lifecycle.resumeBatch(batch.id)) this.#c.scheduler.resumeBatch(batch.id);
+    return this.#queries.batchView(userId, batch.id);
+  }
+
+  /** Cancels a batch: pending work is dropped, running work aborted, completed results kept. */
+  async cancelBatch(userId: number, batchId: string): Promise<Batch> {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    if (!canCancelBatch(batch.status)) {
+      throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
+    }
+    const ended = await this.#c.lifecycle.cancelBatch(batch.id, ["pending", "processing", "paused"]);
+    if (ended === null) {
+      throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
+    }
+    // The database says cancelled first: a run that finishes meanwhile finds its job ended and drops its result.
+    this.#c.scheduler.dropQueued((j) => j.batchId === batch.id);
+    await Promise.all(ended.filter((id) => this.#c.scheduler.isRunning(id)).map((id) => this.#c.scheduler.abort(id)));
+    this.#c.scheduler.resumeBatch(batch.id); // forget the pause mark
+    await Promise.all(ended.map((id) => this.#c.files.delete(id)));
+    return this.#queries.batchView(userId, batch.id);
+  }
+}

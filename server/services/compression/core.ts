@@ -1,0 +1,30 @@
+import type { Db } from "../../../db/client.ts";
+import type { JobFiles } from "./job-files.ts";
+import type { Compressor } from "./compressor.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { Scheduler } from "./scheduler.ts";
+
+/**
+ * What the parts of the compression core share (admission, runner, queries, controls, retention):
+ * the database and its transitions, the byte store, the pool and the scheduler. The map is a
+ * cache of this process (live progress); nothing another instance needs lives here.
+ */
+export interface CompressionCore {
+  /** This process's random id: the owner of the leases it holds (ADR 016). */
+  instanceId: string;
+  /** How long a lease holds without renewal. */
+  leaseMs: number;
+  db: Db;
+  lifecycle: Lifecycle;
+  /** Originals, results and thumbnails in the byte store (STORE_URL). */
+  files: JobFiles;
+  compressor: Compressor;
+  scheduler: Scheduler;
+  now: () => number;
+  /** How long results are kept after they complete. */
+  ttlMs: number;
+  /** Live progress of running jobs, so polling never waits on a database write. */
+  progress: Map<string, number>;
+  /** False once draining: uploads are refused. */
+  accepting: boolean;
+}

@@ -1,0 +1,168 @@
+/** Reads (DESIGN §5): job and batch lists, downloads, previews, ZIPs, queue status and usage. Nothing here writes. */
+import {
+  type Batch,
+  downloadName,
+  type Job,
+  type PreviewSize,
+  type QueueStatus,
+  type Usage,
+} from "../../../contract/jobs.ts";
+import { DEFAULT_MAX_CONCURRENT } from "../../../contract/plans.ts";
+import { planOf } from "../plan.ts";
+import { allResultsZipName, safeFileName } from "../../../contract/file-names.ts";
+import type { CompressSettings } from "../../../contract/settings.ts";
+import type { Db } from "../../../db/client.ts";
+import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
+import * as q from "../../../db/queries/jobs.ts";
+import { usedOn } from "../../../db/queries/usage.ts";
+import { ApiError } from "../../http-error.ts";
+import { nextUtcMidnight, utcDay } from "./quota-day.ts";
+import { batchSettings, toBatch, toJob } from "./views.ts";
+import { storedSettings } from "../user-settings.ts";
+import type { CompressionCore } from "./core.ts";
+
+/** A stored file as a response serves it: streamed from the byte store. */
+export interface FileDownload {
+  body: ReadableStream<Uint8Array>;
+  size: number;
+  mimeType: string;
+  name: string;
+}
+
+/** A ZIP entry, opened only when the ZIP reaches it (null when its bytes went meanwhile). */
+export interface ZipFile {
+  name: string;
+  open(): Promise<ReadableStream<Uint8Array> | null>;
+}
+
+/** Whether a job's bytes are gone or due to go (its record stays). */
+export function isExpired(core: CompressionCore, row: JobRow): boolean {
+  return row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= core.now());
+}
+
+/** The user's job, or 404 (another user's id answers as if it did not exist). */
+export async function ownedJob(db: Db, userId: number, jobId: string): Promise<JobRow> {
+  const row = await q.findJobOfUser(db, jobId, userId);
+  if (!row) throw new ApiError(404, "No such job");
+  return row;
+}
+
+export async function ownedBatch(db: Db, userId: number, batchId: string): Promise<BatchRow> {
+  const row = await q.findBatchOfUser(db, batchId, userId);
+  if (!row) throw new ApiError(404, "No such batch");
+  return row;
+}
+
+export class Queries {
+  #c: CompressionCore;
+
+  constructor(core: CompressionCore) {
+    this.#c = core;
+  }
+
+  #view(row: JobRow, settingsByBatch: Map<string, CompressSettings>): Job {
+    const settings = settingsByBatch.get(row.batchId)!;
+    const job = toJob(row, settings, this.#c.progress.get(row.id));
+    if (job.status === "completed" && !job.expired && isExpired(this.#c, row)) job.expired = true;
+    return job;
+  }
+
+  async listJobs(userId: number): Promise<Job[]> {
+    const rows = await q.listJobsForUser(this.#c.db, userId);
+    // One query for every batch's settings: this runs on every poll.
+    const batches = await q.findBatches(this.#c.db, [...new Set(rows.map((r) => r.batchId))]);
+    const settings = new Map(batches.map((b) => [b.id, batchSettings(b)]));
+    return rows.map((r) => this.#view(r, settings));
+  }
+
+  async listBatches(userId: number): Promise<Batch[]> {
+    const rows = await q.listBatchesForUser(this.#c.db, userId);
+    const jobRows = await q.jobsOfBatches(this.#c.db, rows.map((b) => b.id));
+    const settings = new Map(rows.map((b) => [b.id, batchSettings(b)]));
+    return rows.map((b) => toBatch(b, jobRows.filter((j) => j.batchId === b.id).map((j) => this.#view(j, settings))));
+  }
+
+  async download(userId: number, jobId: string): Promise<FileDownload> {
+    const row = await ownedJob(this.#c.db, userId, jobId);
+    if (row.status !== "completed") throw new ApiError(409, "The job has not completed yet");
+    const file = await this.#resultFile(row);
+    if (!file) {
+      throw new ApiError(410, "This result has expired and was deleted from memory; please upload the image again");
+    }
+    return file;
+  }
+
+  /** A completed job's result under its download name, or null once its bytes are gone. */
+  async #resultFile(row: JobRow): Promise<FileDownload | null> {
+    if (isExpired(this.#c, row)) return null;
+    // A kept original is served from the original itself.
+    const result = await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result");
+    return result && { ...result, name: this.#resultName(row) };
+  }
+
+  /** The download name: the original's base name, `.webp` when converted (a kept original stays a JPEG). */
+  #resultName(row: JobRow): string {
+    return downloadName(row.filename, row.keptOriginal ? "jpeg" : row.format as Job["format"]);
+  }
+
+  /** The completed results still held, as ZIP entries opened one by one while the ZIP streams. */
+  #zipFiles(rows: JobRow[]): ZipFile[] {
+    return rows.filter((row) => row.status === "completed" && !isExpired(this.#c, row)).map((row) => ({
+      name: this.#resultName(row),
+      open: async () => (await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result"))?.body ?? null,
+    }));
+  }
+
+  /** The original, or with `size: "thumb"` the small upright JPEG made while the job ran. */
+  async preview(userId: number, jobId: string, size: PreviewSize = "original"): Promise<FileDownload> {
+    const row = await ownedJob(this.#c.db, userId, jobId);
+    if (size === "thumb" && row.status !== "completed") {
+      throw new ApiError(409, "The thumbnail is made while the image is processed; this one has not completed yet");
+    }
+    const file = isExpired(this.#c, row)
+      ? null
+      : await this.#c.files.get(row.id, size === "thumb" ? "thumbnail" : "original");
+    if (!file) throw new ApiError(410, "The original has been deleted from memory");
+    // Both are JPEGs, whatever the uploaded name said.
+    return { ...file, name: downloadName(row.filename, "jpeg") };
+  }
+
+  async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: ZipFile[] }> {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    const files = this.#zipFiles(await q.jobsOfBatch(this.#c.db, batch.id));
+    if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
+    return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
+  }
+
+  /** Every completed result still held, newest first, for "Download all" as one ZIP. */
+  async allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
+    const files = this.#zipFiles(await q.listJobsForUser(this.#c.db, userId));
+    if (files.length === 0) throw new ApiError(409, "There are no completed images to download");
+    const day = utcDay(this.#c.now());
+    return { name: allResultsZipName(day, files.length), files };
+  }
+
+  queueStatus(user: UserRow): QueueStatus {
+    const plan = planOf(user, this.#c.now());
+    const max = plan.fixedConcurrency ?? storedSettings(user).maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    const current = this.#c.scheduler.runningFor(user.id);
+    return { maxConcurrentJobs: max, currentlyProcessing: current, availableSlots: Math.max(0, max - current) };
+  }
+
+  async usage(user: UserRow): Promise<Usage> {
+    const now = this.#c.now();
+    const plan = planOf(user, this.#c.now());
+    return {
+      used: await usedOn(this.#c.db, user.id, utcDay(now)),
+      limit: plan.dailyCompressions,
+      resetsAt: nextUtcMidnight(now).toISOString(),
+    };
+  }
+
+  async batchView(userId: number, batchId: string): Promise<Batch> {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    const settings = new Map([[batch.id, batchSettings(batch)]]);
+    const jobs = (await q.jobsOfBatch(this.#c.db, batch.id)).map((j) => this.#view(j, settings));
+    return toBatch(batch, jobs);
+  }
+}

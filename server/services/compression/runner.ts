@@ -1,0 +1,139 @@
+/**
+ * The runner: runs a queued job on the codec pool and ends it through the lifecycle on every path
+ * (completed, failed, or found cancelled or deleted), then measures deferred scores in idle slots.
+ */
+import type { Job } from "../../../contract/jobs.ts";
+import { PLANS } from "../../../contract/plans.ts";
+import { planOf } from "../plan.ts";
+import * as q from "../../../db/queries/jobs.ts";
+import { findUserById } from "../../../db/queries/users.ts";
+import { isCodecError } from "../../../codecs/mod.ts";
+import type { QueuedJob } from "./scheduler.ts";
+import { UNEXPECTED_MESSAGE } from "./lifecycle.ts";
+import { batchSettings } from "./views.ts";
+import type { CompressionCore } from "./core.ts";
+
+const formatOf = (mimeType: string): Job["format"] => mimeType === "image/webp" ? "webp" : "jpeg";
+
+export const ORIGINAL_GONE = "The original image is no longer held; please upload it again";
+
+/** A job that cannot go on, with the message its card shows. */
+class JobEnded extends Error {}
+
+export class Runner {
+  #c: CompressionCore;
+
+  constructor(core: CompressionCore) {
+    this.#c = core;
+  }
+
+  async run(queued: QueuedJob, signal: AbortSignal): Promise<void> {
+    const batch = await q.findBatch(this.#c.db, queued.batchId);
+    if (!batch) return;
+    const owner = this.#c.instanceId;
+    if (!await this.#c.files.has(queued.jobId, "original")) {
+      return this.#fail(queued.jobId, batch.id, ORIGINAL_GONE);
+    }
+    const row = await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
+    if (!row) return;
+    this.#c.progress.set(row.id, 0);
+    let scoreDue = false;
+    /** Whether a transition ended the run (else the lease is released for another try). */
+    let ended = false;
+    try {
+      const settings = batchSettings(batch);
+      const user = await findUserById(this.#c.db, row.userId);
+      const plan = user ? planOf(user, this.#c.now()) : PLANS.free;
+      // A fresh copy of the stored original: the pool takes (detaches) the buffer it gets.
+      const original = await this.#c.files.bytes(row.id, "original");
+      if (!original) throw new JobEnded(ORIGINAL_GONE);
+      const outcome = await this.#c.compressor.compress(original, settings, {
+        signal,
+        maxPixels: plan.maxPixels,
+        // A fixed-quality result is served first and scored when a worker is idle.
+        deferScore: !settings.target,
+        onProgress: (p) => this.#c.progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
+      });
+      if (signal.aborted) return;
+      // Our lease may have lapsed while the pool worked (a stalled process): then the job is
+      // another instance's, and its bytes in a shared store are not ours to overwrite.
+      if (!await this.#c.lifecycle.holds(row.id, owner)) {
+        ended = true;
+        return;
+      }
+      // A kept original is served from the original itself: no second copy is stored.
+      if (!outcome.keptOriginal) await this.#c.files.put(row.id, "result", outcome.bytes, outcome.mimeType);
+      await this.#c.files.put(row.id, "thumbnail", outcome.thumbnail, "image/jpeg");
+      scoreDue = outcome.scores === null;
+      // Never bigger: returning the original costs no quota (within the day's refunds).
+      const completed = await this.#c.lifecycle.complete(row.id, owner, {
+        compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
+        quality: outcome.chosenQuality ?? settings.quality,
+        format: outcome.keptOriginal ? "jpeg" : formatOf(outcome.mimeType),
+        width: outcome.width,
+        height: outcome.height,
+        keptOriginal: outcome.keptOriginal,
+        scoresJson: outcome.scores && JSON.stringify(outcome.scores),
+        scoreDue,
+        metadataJson: JSON.stringify(outcome.metadata),
+      }, this.#c.ttlMs);
+      ended = true;
+      if (!completed) {
+        // Cancelled or deleted while it ran: its result goes with it. (Adopted by another
+        // instance meanwhile: the bytes are that instance's now.)
+        const current = await q.findJob(this.#c.db, row.id);
+        if (!current || current.status === "error") await this.#c.files.delete(row.id);
+        return;
+      }
+    } catch (err) {
+      if (signal.aborted) return; // the canceller records the outcome
+      const message = isCodecError(err) || err instanceof JobEnded ? err.message : UNEXPECTED_MESSAGE;
+      if (!isCodecError(err) && !(err instanceof JobEnded)) console.error(`Job ${row.id} failed:`, err);
+      ended = true;
+      await this.#fail(row.id, batch.id, message);
+      return;
+    } finally {
+      this.#c.progress.delete(row.id);
+      // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
+      if (!ended) await this.#c.lifecycle.release(row.id, owner).catch((err) => console.error(err));
+    }
+    if (scoreDue) this.queueScore(row.id, queued.pixels);
+  }
+
+  /** Puts a completed job's deferred score on the scheduler's idle-time queue. */
+  queueScore(jobId: string, pixels: number): void {
+    this.#c.scheduler.enqueueBackground({ id: `score:${jobId}`, pixels, run: (signal) => this.#score(jobId, signal) });
+  }
+
+  /** Measures a completed result that was served before its score (a deferred score). */
+  async #score(jobId: string, signal: AbortSignal): Promise<void> {
+    try {
+      const original = await this.#c.files.bytes(jobId, "original");
+      // A kept original is its own result.
+      const result = await this.#c.files.bytes(jobId, "result") ?? await this.#c.files.bytes(jobId, "original");
+      if (!original || !result) throw new Error("its bytes are gone");
+      const scores = await this.#c.compressor.score(original, result, { signal });
+      await this.#c.lifecycle.scoreArrived(jobId, JSON.stringify(scores));
+    } catch (err) {
+      if (signal.aborted) return; // shutting down
+      console.error(`Job ${jobId} could not be scored:`, err);
+      // The result stays downloadable; the card says it has no measurement.
+      await this.#c.lifecycle.scoreArrived(jobId, null);
+    }
+  }
+
+  /** Ends an unfinished job in error, gives its unit back and frees its bytes; pauses its batch if asked. */
+  async #fail(jobId: string, batchId: string, message: string): Promise<void> {
+    try {
+      const { failed, paused } = await this.#c.lifecycle.fail(jobId, message, this.#c.instanceId);
+      if (!failed) return; // no longer ours: whoever ended it owns its bytes
+      if (paused) this.#c.scheduler.pauseBatch(batchId);
+    } catch (err) {
+      // The database refused even the failure: the job stays as it is until the next start
+      // (or its lease expires) and is ended then; its bytes stay for that.
+      console.error(`Job ${jobId} could not be marked failed:`, err);
+      return;
+    }
+    await this.#c.files.delete(jobId);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The lifecycle's transitions on a real libSQL server (sqld), as several instances share it: the
+ * statement batches (quota charge, refund marks, batch status in SQL) run over HTTP as they do on a
+ * file, and leases hold between two clients (two instances).
+ */
+import assert from "node:assert/strict";
+import { createDb } from "../../db/client.ts";
+import { findBatch, findJob } from "../../db/queries/jobs.ts";
+import { usedOn } from "../../db/queries/usage.ts";
+import { type BatchRow, dailyUsage, type JobRow, users } from "../../db/schema.ts";
+import { Lifecycle, QuotaExceeded } from "../../server/services/compression/lifecycle.ts";
+import { ensureSqld, startSqld } from "../setup/sqld.ts";
+
+const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
+const ignore = unavailable !== null && Deno.env.get("CI") !== "true";
+if (ignore) console.warn(`Skipping the sqld lifecycle tests: ${unavailable.message}`);
+
+const DAY = "2026-06-01";
+const NOW = Date.parse(`${DAY}T12:00:00Z`);
+const LEASE = 30_000;
+
+function test(name: string, fn: (ctx: Awaited<ReturnType<typeof twoInstances>>) => Promise<void>) {
+  Deno.test({
+    name,
+    ignore,
+    fn: async () => {
+      if (unavailable) throw unavailable;
+      const ctx = await twoInstances();
+      try {
+        await fn(ctx);
+      } finally {
+        ctx.a.close();
+        ctx.b.close();
+        await ctx.sqld.stop();
+      }
+    },
+  });
+}
+
+/** Two clients (two instances) on one sqld, each with its lifecycle, sharing a clock. */
+async function twoInstances() {
+  const sqld = await startSqld();
+  const a = await createDb({ url: sqld.url });
+  const b = await createDb({ url: sqld.url });
+  const [user] = await a.db.insert(users).values({ username: "ada", passwordHash: "x" }).returning();
+  const clock = { now: NOW };
+  const la = new Lifecycle(a.db, () => clock.now);
+  const lb = new Lifecycle(b.db, () => clock.now);
+  let n = 0;
+  const admit = async (count: number, limit: number | null = 10) => {
+    const batchId = `b${++n}`;
+    const batch: BatchRow = {
+      id: batchId,
+      userId: user!.id,
+      name: batchId,
+      status: "pending",
+      totalFiles: count,
+      totalOriginalSize: count,
+      priority: "normal",
+      maxConcurrent: 2,
+      pauseOnError: false,
+      settingsJson: "{}",
+      createdAt: new Date(clock.now),
+    };
+    const rows: JobRow[] = Array.from({ length: count }, (_, i) => ({
+      id: `${batchId}-j${i}`,
+      batchId,
+      userId: user!.id,
+      seq: i,
+      filename: `${i}.jpg`,
+      status: "pending",
+      progress: 0,
+      originalSize: 1,
+      compressedSize: null,
+      quality: 80,
+      format: "jpeg",
+      width: null,
+      height: null,
+      errorMessage: null,
+      keptOriginal: false,
+      scoreDue: false,
+      scoresJson: null,
+      metadataJson: null,
+      charged: true,
+      quotaDay: DAY,
+      sourceJobId: null,
+      createdAt: new Date(clock.now),
+      completedAt: null,
+      expiresAt: null,
+      expired: false,
+      pixels: 0,
+      leaseOwner: "A",
+      leaseExpiresAt: new Date(clock.now + LEASE),
+    }));
+    await la.admit(batch, rows, { userId: user!.id, day: DAY, count, limit });
+    return { batchId, ids: rows.map((r) => r.id) };
+  };
+  return { sqld, a, b, la, lb, clock, admit, userId: user!.id };
+}
+
+const done = {
+  compressedSize: 1,
+  quality: 80,
+  format: "jpeg" as const,
+  width: 1,
+  height: 1,
+  keptOriginal: false,
+  scoresJson: null,
+  scoreDue: false,
+  metadataJson: null,
+};
+
+test("on sqld an admission past the limit writes nothing, and a failure refunds with its status", async (t) => {
+  await t.admit(8);
+  await assert.rejects(t.admit(3), QuotaExceeded);
+  assert.equal(await usedOn(t.b.db, t.userId, DAY), 8, "the other instance sees the same count");
+  assert.equal(await findBatch(t.b.db, "b2"), undefined);
+  const id = "b1-j0";
+  assert.ok(await t.la.start(id, "A", NOW + LEASE));
+  assert.deepEqual(await t.la.fail(id, "broken", "A"), { failed: true, paused: false });
+  const [usage] = await t.b.db.select().from(dailyUsage);
+  assert.deepEqual([usage?.used, usage?.refunded], [7, 1]);
+  assert.equal((await findJob(t.b.db, id))?.charged, false);
+  assert.equal((await findBatch(t.b.db, "b1"))?.status, "processing");
+});
+
+test("on sqld instance B adopts A's job only after A's lease lapses, completes it, and it is charged once", async (t) => {
+  const { batchId, ids } = await t.admit(1);
+  await t.la.start(ids[0]!, "A", NOW + LEASE);
+  assert.deepEqual(await t.lb.adopt("B", NOW + LEASE), []);
+  t.clock.now = NOW + LEASE + 1;
+  const adopted = await t.lb.adopt("B", t.clock.now + LEASE);
+  assert.deepEqual(adopted.map((r) => r.id), ids);
+  assert.equal(await t.la.complete(ids[0]!, "A", done, 60_000), null, "A's late result is refused");
+  assert.ok(await t.lb.start(ids[0]!, "B", t.clock.now + LEASE));
+  assert.equal((await t.lb.complete(ids[0]!, "B", done, 60_000))?.status, "completed");
+  assert.equal(await usedOn(t.a.db, t.userId, DAY), 1);
+  assert.equal((await findBatch(t.a.db, batchId))?.status, "completed");
+});
+
+test("on sqld two instances adopting the same lapsed jobs at once split them: each job goes to exactly one", async (t) => {
+  const { ids } = await t.admit(20, null);
+  t.clock.now = NOW + LEASE + 1;
+  const [ra, rb] = await Promise.all([
+    t.la.adopt("A2", t.clock.now + LEASE, { limit: 12 }),
+    t.lb.adopt("B", t.clock.now + LEASE, { limit: 12 }),
+  ]);
+  const got = [...ra, ...rb].map((r) => r.id).sort();
+  assert.equal(new Set(got).size, got.length, "no job adopted twice");
+  assert.ok(got.length >= 12 && got.length <= 20);
+  for (const row of ra) assert.equal((await findJob(t.b.db, row.id))?.leaseOwner, "A2");
+  for (const row of rb) assert.equal((await findJob(t.a.db, row.id))?.leaseOwner, "B");
+  assert.ok(got.every((id) => ids.includes(id)));
+});
