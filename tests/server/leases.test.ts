@@ -1,4 +1,4 @@
-/** Durable jobs (ADR 016): leases, adoption by another instance, and resuming after a restart. */
+/** Durable jobs (ADR 018): leases, adoption by another instance, and resuming after a restart. */
 import assert from "node:assert/strict";
 import { createDb } from "../../db/client.ts";
 import { createTestApp, signUp, upload, waitForJobs } from "../setup/app-harness.ts";

@@ -2,8 +2,8 @@
  * The compression API (DESIGN §3, §5, §8), composed from its parts: admission.ts (limits, quota,
  * store room), runner.ts (a job on the pool, ended through the lifecycle on every path),
  * queries.ts (reads), controls.ts (delete, pause, resume, cancel), retention.ts (TTL sweep,
- * strays, restart recovery, lease heartbeat and adoption; ADR 016), job-files.ts (the byte
- * store and its cap) and lifecycle.ts (every state change, one transaction each; ADR 015). The
+ * strays, restart recovery, lease heartbeat and adoption; ADR 018), job-files.ts (the byte
+ * store and its cap) and lifecycle.ts (every state change, one transaction each; ADR 017). The
  * routes call this class; it holds no logic of its own.
  */
 import type { Batch, CompressResponse, Job, PreviewSize, QueueStatus, Usage } from "../../../contract/jobs.ts";

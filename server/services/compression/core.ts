@@ -10,7 +10,7 @@ import type { Scheduler } from "./scheduler.ts";
  * cache of this process (live progress); nothing another instance needs lives here.
  */
 export interface CompressionCore {
-  /** This process's random id: the owner of the leases it holds (ADR 016). */
+  /** This process's random id: the owner of the leases it holds (ADR 018). */
   instanceId: string;
   /** How long a lease holds without renewal. */
   leaseMs: number;

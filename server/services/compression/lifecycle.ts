@@ -1,5 +1,5 @@
 /**
- * Every state change of jobs and batches (DESIGN §8, ADR 015). Each transition is ONE atomic
+ * Every state change of jobs and batches (DESIGN §8, ADR 017). Each transition is ONE atomic
  * database batch (BEGIN … COMMIT on one connection, one round trip to sqld) that moves the job's
  * status, its quota unit (charged, refunded or released) and the batch's derived status together:
  * a failure anywhere leaves the database as it was before the transition.
@@ -330,7 +330,7 @@ export class Lifecycle {
     ]);
   }
 
-  // ---- leases (ADR 016) ------------------------------------------------------------------------
+  // ---- leases (ADR 018) ------------------------------------------------------------------------
 
   /** Whether `owner` still holds the unfinished job (read, not a transition). */
   async holds(jobId: string, owner: string): Promise<boolean> {

@@ -45,7 +45,7 @@ export class Retention {
   }
 
   /**
-   * Adopts unfinished jobs no live instance holds (ADR 016): ones whose lease lapsed (their
+   * Adopts unfinished jobs no live instance holds (ADR 018): ones whose lease lapsed (their
    * instance died or stalled), or with `all` every unfinished job (a lone instance restarting
    * over its own database). Each adopted job whose original is still in the store is queued here
    * again; one whose original is gone fails with RESTART_MESSAGE and gives its unit back.
