@@ -60,7 +60,7 @@ export interface ScoreSearch {
   hi: number;
   /** Full-size probes at most. */
   maxProbes: number;
-  /** From this many full-size probes on, a passing probe within 3 × `slack` ends the search (time over bytes). */
+  /** From this many full-size probes on, a passing probe within 2 × `slack` ends the search (time over bytes). */
   settleAfter: number;
 }
 
@@ -80,7 +80,7 @@ const PRIOR_PROXY_OFFSET = -2.5;
  * shifted by the offset the nearest full probe measured, reaches the aim; probe
  * it at full size; repeat inside the bracket the full probes established. Without
  * one (small images): secant steps on the full probes, from a prior slope.
- * Stops at the first passing probe within `slack` of the goal (3 × `slack` from
+ * Stops at the first passing probe within `slack` of the goal (2 × `slack` from
  * the `settleAfter`-th probe on), or when the passing and failing qualities are
  * adjacent. Returns the smallest passing
  * probe, else the best-scoring one.
@@ -139,7 +139,7 @@ export async function searchScore<P extends Probe>(
     const p = await probe(quality);
     done.push(p);
     const pass = p.score >= spec.goal;
-    const settle = done.length >= spec.settleAfter ? 3 * spec.slack : spec.slack;
+    const settle = done.length >= spec.settleAfter ? 2 * spec.slack : spec.slack;
     if (pass && p.score <= spec.goal + settle) break;
     const passing = done.filter((d) => d.score >= spec.goal).map((d) => d.quality);
     const failing = done.filter((d) => d.score < spec.goal).map((d) => d.quality);

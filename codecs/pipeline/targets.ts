@@ -13,7 +13,7 @@ export const MAX_TARGET_ENCODES = 7;
 /** Score goals: at most this many full-size encode + measure probes. */
 export const MAX_SCORE_PROBES = 4;
 /**
- * From the second full-size probe on, a passing probe within 3 points ends the search: a third or fourth
+ * From the second full-size probe on, a passing probe within 2 points ends the search: a third or fourth
  * probe would save a quality step or two (about 4% of the bytes each) for 40-50% more time.
  */
 export const SETTLE_AFTER_PROBES = 2;
