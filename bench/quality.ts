@@ -91,17 +91,18 @@ async function runPool(
 
 /**
  * Native MozJPEG's floor (our encoder at its default settings writes the same bytes, see native.ts): per
- * photo, the lowest quality whose output scores at least auto's goal (80 plus the agreement margin), found by
- * bisection over every quality, with MozJPEG's default table preset (auto uses preset 2).
+ * photo, the lowest quality whose output scores at least `goalOf(photo)`, found by bisection over every
+ * quality, with MozJPEG's default table preset (score targets use preset 2).
  */
 async function exactFloor(
   corpus: CorpusImage[],
   base: CompressSettings,
+  goalOf: (i: number) => number,
 ): Promise<(CompressResult & { floorQuality: number })[]> {
-  const goal = AUTO_SCORE_THRESHOLD + agreementMargin(false);
   const pool = createCodecPool({ size: 2, jobTimeoutMs: 900_000, maxQueue: 1000, maxPixels: 100e6 });
   try {
-    return await Promise.all(corpus.map(async (image) => {
+    return await Promise.all(corpus.map(async (image, i) => {
+      const goal = goalOf(i);
       let lo = 30, hi = 100, best: (CompressResult & { floorQuality: number }) | null = null;
       while (lo <= hi) {
         const q = Math.floor((lo + hi) / 2);
@@ -151,7 +152,10 @@ export async function autoAndBytes(corpus: CorpusImage[]): Promise<void> {
     ...base,
     target: { kind: "quality", score: Math.min(100, reference[i]!.score) },
   }));
-  const floor = await exactFloor(corpus, base);
+  const autoGoal = AUTO_SCORE_THRESHOLD + agreementMargin(false);
+  const floor = await exactFloor(corpus, base, () => autoGoal);
+  // The same for equal score: each photo's cjpeg q80 score plus the margin, as the equal-score target searches.
+  const equalFloor = await exactFloor(corpus, base, (i) => reference[i]!.score + agreementMargin(false));
   const bytes = (results: CompressResult[]) => sum(results.map((r) => r.compressedSize));
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
   for (const [i, image] of corpus.entries()) {
@@ -177,6 +181,11 @@ export async function autoAndBytes(corpus: CorpusImage[]): Promise<void> {
     "% (MozJPEG defaults at the lowest quality scoring >= auto's goal, per photo, by bisection)",
   );
   figure("auto_bytes_vs_native_floor", (100 * bytes(auto)) / bytes(floor), "% (auto's search and table preset)");
+  figure(
+    "native_mozjpeg_equal_score_floor_vs_cjpeg_q80",
+    (100 * bytes(equalFloor)) / cjpegBytes,
+    "% (MozJPEG defaults at the lowest quality scoring >= each photo's cjpeg q80 score, by bisection)",
+  );
   figure(
     "equal_score_bytes_vs_cjpeg_q80",
     (100 * bytes(equal)) / cjpegBytes,
