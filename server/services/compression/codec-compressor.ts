@@ -39,3 +39,9 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
     close: () => pool.close(),
   };
 }
+
+/** No codec at all (WORKERS=0): the scheduler gets no slots, so nothing is ever handed to it. */
+export function noCompressor(): Compressor {
+  const refuse = () => Promise.reject(new Error("This instance runs no jobs (WORKERS=0)"));
+  return { size: 0, compress: refuse, score: refuse, close: () => Promise.resolve() };
+}

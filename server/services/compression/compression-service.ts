@@ -20,6 +20,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
+import { DEFAULT_POLL_MS, QueuePuller } from "./queue-puller.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
@@ -45,6 +46,14 @@ export interface CompressionServiceOptions {
    * jobs whose leases lapsed are adopted; otherwise every unfinished job is this process's to resume.
    */
   sharedDatabase?: boolean;
+  /**
+   * Instances share the database's queue (ADR 018): admission records jobs with no owner and each
+   * instance with workers pulls them while it has free slots (queue-puller.ts); restart recovery
+   * and lease adoption are then the pull's. Default false: this instance runs what it admits.
+   */
+  sharedQueue?: boolean;
+  /** How often the shared queue is polled (default DEFAULT_POLL_MS). */
+  pollMs?: number;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -66,11 +75,15 @@ export class CompressionService {
   #controls: Controls;
   #retention: Retention;
   #shared: boolean;
+  #puller: QueuePuller | undefined;
+  #pollMs: number;
   #timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(opts: CompressionServiceOptions) {
     const now = opts.now ?? Date.now;
     this.#shared = opts.sharedDatabase ?? false;
+    this.#pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    const sharedQueue = opts.sharedQueue ?? false;
     const core: Omit<CompressionCore, "scheduler"> & { scheduler?: Scheduler } = {
       instanceId: opts.instanceId ?? crypto.randomUUID(),
       leaseMs: opts.leaseMs ?? DEFAULT_LEASE_MS,
@@ -82,6 +95,8 @@ export class CompressionService {
       ttlMs: opts.resultTtlMs,
       progress: new Map(),
       accepting: true,
+      sharedQueue,
+      pullQueue: () => this.#puller?.wake(),
     };
     const files = core.files;
     const runner = new Runner(core as CompressionCore);
@@ -102,6 +117,12 @@ export class CompressionService {
     this.#queries = new Queries(this.#core);
     this.#controls = new Controls(this.#core, this.#queries);
     this.#retention = new Retention(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
+    // An instance without workers (WORKERS=0) serves HTTP only: it never claims a job.
+    if (sharedQueue && opts.compressor.size > 0) {
+      const puller = new QueuePuller(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
+      this.#puller = puller;
+      this.scheduler.onSlotFree = () => puller.wake();
+    }
   }
 
   /** Bytes the store holds or has promised to uploads in flight. */
@@ -171,7 +192,14 @@ export class CompressionService {
     return this.#retention.sweepStrays(storedBefore);
   }
   recoverAfterRestart(): Promise<{ resumed: number; failed: number }> {
+    // A shared queue needs no recovery: unowned jobs and lapsed leases are what the pull takes.
+    if (this.#core.sharedQueue) return Promise.resolve({ resumed: 0, failed: 0 });
     return this.#retention.recoverAfterRestart(this.#shared);
+  }
+
+  /** One pull of the shared queue now (tests); answers the jobs claimed. */
+  pullQueue(): Promise<number> {
+    return this.#puller?.pull() ?? Promise.resolve(0);
   }
 
   // ---- leases
@@ -185,13 +213,17 @@ export class CompressionService {
     return this.#retention.adoptOrphans();
   }
 
-  /** Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases. */
+  /**
+   * Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases,
+   * or on a shared queue the pull (every pollMs), which takes lapsed leases too.
+   */
   startLeaseTimers(): void {
     const { leaseMs } = this.#core;
     this.#timers.push(
       setInterval(() => void this.heartbeat().catch(console.error), Math.max(1, Math.floor(leaseMs / 3))),
-      setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs),
     );
+    if (this.#core.sharedQueue) this.#puller?.start(this.#pollMs);
+    else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs));
   }
 
   /**
@@ -200,8 +232,11 @@ export class CompressionService {
    */
   async drain(timeoutMs: number): Promise<void> {
     this.#core.accepting = false;
-    for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    await this.#puller?.stop();
+    // The heartbeat goes on while running jobs finish: a lease lapsing now would let another
+    // instance run the same job beside this one.
     await this.scheduler.drain(timeoutMs);
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
     await this.#retention.releaseAll();
   }
 }

@@ -107,6 +107,11 @@ export class Runner {
 
   /** Measures a completed result that was served before its score (a deferred score). */
   async #score(jobId: string, signal: AbortSignal): Promise<void> {
+    // Another instance may measure it already (a shared queue picks up scores left unmeasured).
+    const c = this.#c;
+    if (c.sharedQueue && !await c.lifecycle.claimScore(jobId, c.instanceId, c.now() + c.leaseMs).catch(() => false)) {
+      return;
+    }
     try {
       const original = await this.#c.files.bytes(jobId, "original");
       // A kept original is its own result.
