@@ -44,9 +44,12 @@ async function main() {
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   const workers = env.WORKERS ?? navigator.hardwareConcurrency ?? 2;
   // WORKERS=0: this instance serves HTTP only; instances with workers run the jobs it admits.
+  // Deno Deploy has no Web Workers: the codec then runs on this thread.
+  const inProcess = env.CODEC_IN_PROCESS || typeof globalThis.Worker !== "function";
   const compressor = workers === 0 ? noCompressor() : createCodecCompressor({
     workers,
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
+    inProcess,
   });
   const store = openStore(env.STORE_URL, env);
   await store.check();
@@ -68,7 +71,9 @@ async function main() {
   console.log(
     workers === 0
       ? "WORKERS=0: serving HTTP only; instances with workers on this database run the jobs"
-      : `Running jobs on ${workers} worker(s)${sharedDatabase ? ", pulling from the shared queue" : ""}`,
+      : `Running jobs ${inProcess ? "in process, one at a time" : `on ${workers} worker(s)`}${
+        sharedDatabase ? ", pulling from the shared queue" : ""
+      }`,
   );
   const { resumed, failed } = await compression.recoverAfterRestart();
   if (resumed > 0) console.log(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
