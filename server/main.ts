@@ -66,6 +66,7 @@ async function main() {
     sharedQueue: sharedDatabase || workers === 0,
     leaseMs: env.JOB_LEASE_MS,
     pollMs: env.QUEUE_POLL_MS,
+    logRuns: env.LOG_JOB_RUNS,
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
   console.log(

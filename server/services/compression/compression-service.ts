@@ -52,6 +52,8 @@ export interface CompressionServiceOptions {
    * and lease adoption are then the pull's. Default false: this instance runs what it admits.
    */
   sharedQueue?: boolean;
+  /** Print `job-run start|end <job> <instance> <ms>` lines (LOG_JOB_RUNS). */
+  logRuns?: boolean;
   /** How often the shared queue is polled (default DEFAULT_POLL_MS). */
   pollMs?: number;
 }
@@ -96,6 +98,7 @@ export class CompressionService {
       progress: new Map(),
       accepting: true,
       sharedQueue,
+      logRuns: opts.logRuns ?? false,
       pullQueue: () => this.#puller?.wake(),
     };
     const files = core.files;

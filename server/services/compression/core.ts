@@ -32,6 +32,8 @@ export interface CompressionCore {
   sharedQueue: boolean;
   /** Wakes this instance's pull of the shared queue (a no-op when it runs no jobs). */
   pullQueue: () => void;
+  /** Print a line when a job starts and ends here (LOG_JOB_RUNS; tests check no job ran twice at once). */
+  logRuns: boolean;
   /** False once draining: uploads are refused. */
   accepting: boolean;
 }
