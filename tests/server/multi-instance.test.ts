@@ -102,11 +102,12 @@ Deno.test({
       QUEUE_POLL_MS: "250",
       LOG_JOB_RUNS: "true",
     };
-    const [a, b, c] = await Promise.all([startServer(env), startServer(env), startServer(env)]) as [
-      RunningServer,
-      RunningServer,
-      RunningServer,
-    ];
+    const [a, b, c, http] = await Promise.all([
+      startServer(env),
+      startServer(env),
+      startServer(env),
+      startServer({ ...env, WORKERS: "0" }), // serves HTTP only
+    ]) as [RunningServer, RunningServer, RunningServer, RunningServer];
     const died = new Map<RunningServer, number>();
     const timings: string[] = [];
     const timed = async (name: string, fn: () => Promise<void>) => {
@@ -123,6 +124,25 @@ Deno.test({
         const download = await fetch(`${c.url}/api/download/${job!.id}`, { headers: { Cookie: cookie } });
         assert.equal(download.status, 200);
         assert.ok((await download.arrayBuffer()).byteLength > 0);
+      });
+
+      await timed("upload through an instance with WORKERS=0: it never runs a job, the others do", async () => {
+        assert.ok(http.stdout.some((l) => l.startsWith("WORKERS=0")), http.stdout.join("\n"));
+        const cookie = await remoteSignUp(http.url, "hugo");
+        const res = await remoteUpload(http.url, cookie, [
+          await fixtureFile("base.jpg"),
+          await fixtureFile("base.jpg"),
+        ]);
+        assert.equal(res.status, 201, await res.clone().text());
+        const jobs = await remoteWaitForJobs(
+          http.url,
+          cookie,
+          (js) => js.length === 2 && js.every((j) => j.status === "completed"),
+          30_000,
+        );
+        const download = await fetch(`${http.url}/api/download/${jobs[0]!.id}`, { headers: { Cookie: cookie } });
+        assert.equal(download.status, 200);
+        await download.body?.cancel();
       });
 
       await timed("30 parallel single-file uploads of a free user over A, B, C: exactly 10 accepted", async () => {
@@ -228,8 +248,9 @@ Deno.test({
       });
 
       await timed("no job ever ran on two instances at once", () => {
+        assert.ok(!http.stdout.some((l) => l.startsWith("job-run")), "the WORKERS=0 instance ran nothing");
         const runs = runsOf([a, b, c].map((server) => ({ server, diedAt: died.get(server) ?? Date.now() })));
-        assert.ok(runs.length >= 37, `${runs.length} runs recorded`);
+        assert.ok(runs.length >= 39, `${runs.length} runs recorded`);
         for (const x of runs) {
           for (const y of runs) {
             if (x === y || x.job !== y.job || x.instance === y.instance) continue;
@@ -247,7 +268,7 @@ Deno.test({
         return Promise.resolve();
       });
     } finally {
-      for (const server of [a, b, c]) if (!died.has(server)) await server.stop();
+      for (const server of [a, b, c, http]) if (!died.has(server)) await server.stop();
       database.close();
       await s3.stop();
       await sqld.stop();
