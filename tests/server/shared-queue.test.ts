@@ -96,6 +96,9 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   const [jb] = await heldB.started(1);
   const [jc] = await heldC.started(1);
   assert.deepEqual([jb!.tag, jc!.tag].sort(), ["a", "b"]);
+  const status = await (await t.request("/api/queue/status", { headers: { Cookie: cookie } })).json();
+  assert.equal(status.currentlyProcessing, 2, "the HTTP-only instance counts the jobs running on B and C");
+  assert.equal(status.availableSlots, 0);
 
   // B dies (never finishes nor renews): after its lease, its job is claimable and D takes it.
   now += LEASE + 1;

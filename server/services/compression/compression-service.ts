@@ -166,7 +166,7 @@ export class CompressionService {
   allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
     return this.#queries.allResults(userId);
   }
-  queueStatus(user: UserRow): QueueStatus {
+  queueStatus(user: UserRow): Promise<QueueStatus> {
     return this.#queries.queueStatus(user);
   }
   usage(user: UserRow): Promise<Usage> {
