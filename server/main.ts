@@ -69,6 +69,9 @@ async function main() {
     logRuns: env.LOG_JOB_RUNS,
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
+  if (workers === 0 && !sharedDatabase) {
+    console.warn("WORKERS=0 on a database no other instance shares: uploads are recorded but no instance runs them");
+  }
   console.log(
     workers === 0
       ? "WORKERS=0: serving HTTP only; instances with workers on this database run the jobs"

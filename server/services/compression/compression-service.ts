@@ -195,9 +195,7 @@ export class CompressionService {
     return this.#retention.sweepStrays(storedBefore);
   }
   recoverAfterRestart(): Promise<{ resumed: number; failed: number }> {
-    // A shared queue needs no recovery: unowned jobs and lapsed leases are what the pull takes.
-    if (this.#core.sharedQueue) return Promise.resolve({ resumed: 0, failed: 0 });
-    return this.#retention.recoverAfterRestart(this.#shared);
+    return this.#retention.recoverAfterRestart(this.#shared, this.#core.sharedQueue);
   }
 
   /** One pull of the shared queue now (tests); answers the jobs claimed. */
