@@ -10,7 +10,8 @@
  * that the instance which ran them has not measured within a lease.
  */
 import { type PlanLimits, PLANS } from "../../../contract/plans.ts";
-import { findUserById } from "../../../db/queries/users.ts";
+import { inArray } from "drizzle-orm";
+import { users } from "../../../db/schema.ts";
 import { planOf } from "../plan.ts";
 import type { CompressionCore } from "./core.ts";
 import type { ClaimableJob } from "./lifecycle.ts";
@@ -30,6 +31,8 @@ export class QueuePuller {
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  /** When this instance last looked for unmeasured scores (a scan of completed jobs: once a lease). */
+  #scoresCheckedAt = -Infinity;
 
   constructor(core: CompressionCore, rescore: (jobId: string, pixels: number) => void) {
     this.#c = core;
@@ -75,10 +78,11 @@ export class QueuePuller {
     let claimed = 0;
     if (candidates.length > 0) {
       const plans = new Map<number, PlanLimits>();
-      for (const userId of new Set(candidates.map((j) => j.userId))) {
-        const user = await findUserById(c.db, userId);
-        plans.set(userId, user ? planOf(user, c.now()) : PLANS.free);
+      const ids = [...new Set(candidates.map((j) => j.userId))];
+      for (const user of await c.db.select().from(users).where(inArray(users.id, ids))) {
+        plans.set(user.id, planOf(user, c.now()));
       }
+      for (const id of ids) if (!plans.has(id)) plans.set(id, PLANS.free);
       const held = await c.lifecycle.heldPerUser([...plans.keys()]);
       const limitOf = (j: ClaimableJob) => plans.get(j.userId)!.fixedConcurrency ?? j.maxConcurrent;
       const left = [...candidates];
@@ -113,8 +117,10 @@ export class QueuePuller {
         s.enqueue([queued]);
       }
     }
-    if (claimed === 0 && s.runningCount === 0 && s.queuedCount === 0 && s.backgroundCount === 0 && !this.#closed) {
+    const idle = claimed === 0 && s.runningCount === 0 && s.queuedCount === 0 && s.backgroundCount === 0;
+    if (idle && !this.#closed && c.now() - this.#scoresCheckedAt >= c.leaseMs) {
       // Idle: a score left by an instance that died or is busy.
+      this.#scoresCheckedAt = c.now();
       for (const due of await c.lifecycle.scoresUnclaimed(c.now() - c.leaseMs, 1)) {
         if (await c.lifecycle.claimScore(due.id, c.instanceId, c.now() + c.leaseMs)) this.#rescore(due.id, due.pixels);
       }
