@@ -10,6 +10,7 @@ import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
+import { Lifecycle } from "../../server/services/compression/lifecycle.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
 import { jobs } from "../../db/schema.ts";
 
@@ -161,5 +162,24 @@ Deno.test("a deferred score no instance measured is measured by an idle instance
   assert.equal(done!.scoreDue, false);
   assert.ok(done!.scoresJson);
   assert.equal(done!.leaseOwner, null);
+  await close();
+});
+
+Deno.test("one user's long backlog never hides another user's jobs from the pull", async () => {
+  const now = Date.now();
+  const { t, close } = await cluster(() => now);
+  const pia = await signUp(t, "pia");
+  await makePremium(t, "pia");
+  await upload(t, pia.cookie, Array.from({ length: 30 }, (_, i) => taggedFile(`p${i}`)));
+  const frida = await signUp(t, "frida");
+  await upload(t, frida.cookie, [taggedFile("f1")]);
+  const lifecycle = new Lifecycle(t.db, () => now);
+  const offered = await lifecycle.claimable(5, 2);
+  assert.deepEqual(
+    offered.map((j) => j.userId),
+    [pia.user.id, pia.user.id, frida.user.id],
+    "2 per user, Premium first",
+  );
+  assert.ok((await lifecycle.claimable(200)).some((j) => j.userId === frida.user.id));
   await close();
 });

@@ -413,19 +413,27 @@ export class Lifecycle {
 
   /**
    * The shared queue (ADR 018, "Instances share the queue"): unfinished jobs no live instance
-   * holds (no owner, or a lease that lapsed), in batches that may run, oldest first. A read: the
-   * caller orders them by plan and takes each with `claim`, which decides.
+   * holds (no owner, or a lease that lapsed), in batches that may run; at most `perUser` of each
+   * user (so one user's long backlog never hides the others'), Premium subscribers' first, then
+   * high batch priority, then the oldest. A read: the caller orders them by the exact plan and
+   * takes each with `claim`, which decides.
    */
-  async claimable(limit: number): Promise<ClaimableJob[]> {
+  async claimable(limit: number, perUser = 16): Promise<ClaimableJob[]> {
     const now = this.now();
+    const batchRank = sql.raw(`CASE b.priority WHEN 'high' THEN 2 WHEN 'normal' THEN 1 ELSE 0 END`);
     const rows = await this.db.all<ClaimableJob>(sql`
-      SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels,
-             b.priority AS batchPriority, b.max_concurrent AS maxConcurrent
-      FROM jobs j JOIN batches b ON b.id = j.batch_id
-      WHERE j.status IN ('pending', 'processing')
-        AND (j.lease_owner IS NULL OR j.lease_expires_at IS NULL OR j.lease_expires_at <= ${now})
-        AND b.status IN ('pending', 'processing')
-      ORDER BY j.created_at, j.seq LIMIT ${limit}`);
+      SELECT jobId, userId, batchId, pixels, batchPriority, maxConcurrent FROM (
+        SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels,
+               b.priority AS batchPriority, b.max_concurrent AS maxConcurrent,
+               u.subscription_status IN ('active', 'trialing') AS premium, ${batchRank} AS rank,
+               j.created_at AS createdAt, j.seq AS seq,
+               row_number() OVER (PARTITION BY j.user_id ORDER BY ${batchRank} DESC, j.created_at, j.seq) AS nth
+        FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN users u ON u.id = j.user_id
+        WHERE j.status IN ('pending', 'processing')
+          AND (j.lease_owner IS NULL OR j.lease_expires_at IS NULL OR j.lease_expires_at <= ${now})
+          AND b.status IN ('pending', 'processing')
+      ) WHERE nth <= ${perUser}
+      ORDER BY premium DESC, rank DESC, createdAt, seq LIMIT ${limit}`);
     return rows;
   }
 
