@@ -1,5 +1,7 @@
-import { createClient } from "@libsql/client";
-import { drizzle } from "drizzle-orm/libsql";
+import type { Client } from "@libsql/client";
+import { createClient as createRemoteClient } from "@libsql/client/web";
+// The web entry only wraps a client it is given: importing "drizzle-orm/libsql" would load the native addon.
+import { drizzle } from "drizzle-orm/libsql/web";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -22,8 +24,14 @@ export async function createDb({ url, authToken }: DbOptions): Promise<{ db: Db;
     // @libsql/client does not create the database's folder.
     await mkdir(dirname(url.slice("file:".length)), { recursive: true });
   }
-  const client = createClient({ url, authToken });
-  if (url.startsWith("file:") || url === ":memory:") {
+  // A libSQL server (sqld, Turso) is spoken to in plain JS over HTTP or WebSockets; only a local
+  // file or :memory: needs the native libsql addon (FFI), loaded then alone, so a deployment on a
+  // remote database runs with no FFI permission (Deno Deploy).
+  const local = url.startsWith("file:") || url === ":memory:";
+  const client: Client = local
+    ? (await import("@libsql/client")).createClient({ url, authToken })
+    : createRemoteClient({ url, authToken });
+  if (local) {
     await client.execute("PRAGMA foreign_keys = ON");
     if (url.startsWith("file:")) {
       await client.execute("PRAGMA journal_mode = WAL");

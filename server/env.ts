@@ -12,7 +12,16 @@ const envSchema = z.object({
     "must be file:, :memory:, libsql://, http(s):// or ws(s)://",
   ).default("file:data/app.db"),
   DATABASE_AUTH_TOKEN: z.string().optional(),
-  WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Codec workers; 0 serves HTTP only (jobs run on instances with workers, sharing the database). */
+  WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Run the codec on the server's thread, one job at a time (taken anyway where Web Workers are missing). */
+  CODEC_IN_PROCESS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** Print a line when a job starts and ends on this instance (checks that no job ran on two at once). */
+  LOG_JOB_RUNS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** How long a job's lease holds without renewal (ADR 018); another instance takes the job after it. */
+  JOB_LEASE_MS: intFrom(1000, 30_000),
+  /** How often an instance looks for queued jobs in the shared database (ADR 018). */
+  QUEUE_POLL_MS: intFrom(50, 300),
   JOB_TIMEOUT_MS: intFrom(1000, 60_000),
   RESULT_TTL_SECONDS: intFrom(1, 3600),
   MAX_STORE_BYTES: intFrom(1, 1024 ** 3),

@@ -9,7 +9,7 @@ import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
-import { createCodecCompressor } from "./services/compression/codec-compressor.ts";
+import { createCodecCompressor, noCompressor } from "./services/compression/codec-compressor.ts";
 import { CompressionService } from "./services/compression/compression-service.ts";
 
 const HOUR_MS = 3_600_000;
@@ -42,22 +42,43 @@ async function main() {
   }
   await ensureWebBuilt();
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
-  const compressor = createCodecCompressor({
-    workers: env.WORKERS ?? navigator.hardwareConcurrency ?? 2,
+  const workers = env.WORKERS ?? navigator.hardwareConcurrency ?? 2;
+  // WORKERS=0: this instance serves HTTP only; instances with workers run the jobs it admits.
+  // Deno Deploy has no Web Workers: the codec then runs on this thread.
+  const inProcess = env.CODEC_IN_PROCESS || typeof globalThis.Worker !== "function";
+  const compressor = workers === 0 ? noCompressor() : createCodecCompressor({
+    workers,
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
+    inProcess,
   });
   const store = openStore(env.STORE_URL, env);
   await store.check();
   console.log(`Byte store: ${store.description}`);
+  // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
+  const sharedDatabase = !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:";
   const compression = new CompressionService({
     db: database.db,
     compressor,
     store,
     maxStoreBytes: env.MAX_STORE_BYTES,
-    // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
-    sharedDatabase: !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:",
+    sharedDatabase,
+    // Instances on one database share its queue: any instance with workers runs any job (ADR 018).
+    sharedQueue: sharedDatabase || workers === 0,
+    leaseMs: env.JOB_LEASE_MS,
+    pollMs: env.QUEUE_POLL_MS,
+    logRuns: env.LOG_JOB_RUNS,
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
+  if (workers === 0 && !sharedDatabase) {
+    console.warn("WORKERS=0 on a database no other instance shares: uploads are recorded but no instance runs them");
+  }
+  console.log(
+    workers === 0
+      ? "WORKERS=0: serving HTTP only; instances with workers on this database run the jobs"
+      : `Running jobs ${inProcess ? "in process, one at a time" : `on ${workers} worker(s)`}${
+        sharedDatabase ? ", pulling from the shared queue" : ""
+      }`,
+  );
   const { resumed, failed } = await compression.recoverAfterRestart();
   if (resumed > 0) console.log(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
   if (failed > 0) console.log(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);

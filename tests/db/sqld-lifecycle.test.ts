@@ -152,3 +152,29 @@ test("on sqld two instances adopting the same lapsed jobs at once split them: ea
   for (const row of rb) assert.equal((await findJob(t.a.db, row.id))?.leaseOwner, "B");
   assert.ok(got.every((id) => ids.includes(id)));
 });
+
+test("on sqld two instances claiming from the shared queue at once: each job claimed once, the user's limit never passed", async (t) => {
+  const { ids } = await t.admit(10, null);
+  t.clock.now = NOW + LEASE + 1; // A's leases lapsed: every job is claimable
+  assert.equal((await t.lb.claimable(200)).length, 10);
+  // Both instances try every job at once, with a per-user limit of 3.
+  const results = await Promise.all(
+    ids.flatMap((id) => [
+      t.la.claim(id, "A2", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "A2" }),
+      t.lb.claim(id, "B", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "B" }),
+    ]),
+  );
+  const claimed = results.filter((r) => r !== null);
+  assert.equal(claimed.length, 3, "the user's limit of 3 holds over both instances");
+  assert.equal(new Set(claimed.map((r) => r.id)).size, 3, "no job claimed twice");
+  assert.equal((await t.la.heldPerUser([t.userId])).get(t.userId), 3);
+  assert.equal((await t.lb.claimable(200)).length, 7, "held jobs are not offered again");
+  // One ends: a slot frees for either instance.
+  const first = claimed[0]!;
+  const lifecycle = first.owner === "A2" ? t.la : t.lb;
+  assert.ok(await lifecycle.start(first.id, first.owner, t.clock.now + LEASE));
+  assert.equal((await lifecycle.complete(first.id, first.owner, done, 60_000))?.status, "completed");
+  const next = (await t.lb.claimable(200))[0]!;
+  assert.ok(await t.lb.claim(next.jobId, "B", t.clock.now + LEASE, 3));
+  assert.equal(await t.la.claim((await t.la.claimable(200))[0]!.jobId, "A2", t.clock.now + LEASE, 3), null);
+});

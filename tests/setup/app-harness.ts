@@ -30,11 +30,25 @@ export interface TestAppOptions extends Partial<AppDeps> {
   store?: ByteStore;
   resultTtlMs?: number;
   now?: () => number;
+  /** Admission records jobs on the shared queue (ADR 018); instances with workers pull them. */
+  sharedQueue?: boolean;
+  leaseMs?: number;
 }
 
 /** A fresh app on its own `:memory:` database. */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const { pool, compressor: given, maxStoreBytes, resultTtlMs, now, store, databaseUrl, ...overrides } = options;
+  const {
+    pool,
+    compressor: given,
+    maxStoreBytes,
+    resultTtlMs,
+    now,
+    store,
+    databaseUrl,
+    sharedQueue,
+    leaseMs,
+    ...overrides
+  } = options;
   const database = await createDb({ url: databaseUrl ?? ":memory:" });
   const compressor = given ?? (pool ? createCodecCompressor({ workers: pool, jobTimeoutMs: 30_000 }) : noCompressor);
   const compression = new CompressionService({
@@ -44,6 +58,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     maxStoreBytes: maxStoreBytes ?? 512 * 1024 * 1024,
     resultTtlMs: resultTtlMs ?? 3_600_000,
     now,
+    sharedQueue,
+    sharedDatabase: sharedQueue,
+    leaseMs,
   });
   const deps: AppDeps = {
     db: database.db,

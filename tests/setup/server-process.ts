@@ -9,7 +9,17 @@ export interface RunningServer {
   pid: number;
   /** The database file, for tests and benches that set up state directly. */
   databaseUrl: string;
+  /** Lines the server printed on stdout so far. */
+  stdout: string[];
+  /** SIGTERM (drains) and waits; removes the temp folder. */
   stop(): Promise<void>;
+  /** SIGKILL: the process dies at once, holding whatever it held. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Permission flags for `deno run` (default `-A`), e.g. `["-A", "--deny-ffi", "--deny-write"]`. */
+  denoFlags?: string[];
 }
 
 export function freePort(): number {
@@ -19,11 +29,11 @@ export function freePort(): number {
   return port;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningServer> {
   const dir = await Deno.makeTempDir({ prefix: "e2e-" });
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server/main.ts"],
+    args: ["run", ...(opts.denoFlags ?? ["-A"]), "server/main.ts"],
     cwd: REPO,
     env: {
       PORT: String(port),
@@ -34,32 +44,58 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       REGISTRATIONS_PER_HOUR: "1000",
       ...env,
     },
-    stdout: "null",
+    stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const stdout: string[] = [];
+  let partial = "";
+  const stdoutDone = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({
+      write(chunk) {
+        const lines = (partial + chunk).split("\n");
+        partial = lines.pop()!;
+        stdout.push(...lines);
+      },
+    }),
+  ).catch(() => {});
   // Drain stderr as it comes (a full pipe would block the server), keeping the tail for errors.
   let stderrTail = "";
   const drained = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
     new WritableStream({ write: (chunk) => void (stderrTail = (stderrTail + chunk).slice(-8192)) }),
   ).catch(() => {});
   const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
   try {
-    await waitForOk(`${url}/healthz`);
-  } catch {
-    child.kill();
-    await child.status;
-    throw new Error(`The server did not start: ${stderrTail}`);
+    await Promise.race([
+      waitForOk(`${url}/healthz`),
+      status.then((s) => Promise.reject(new Error(`exit ${s.code}`))),
+    ]);
+  } catch (err) {
+    if (!exited) child.kill();
+    await status;
+    await drained;
+    throw new Error(`The server did not start (${(err as Error).message}): ${stderrTail}`);
   }
+  const end = async (signal: Deno.Signal) => {
+    try {
+      child.kill(signal);
+    } catch { /* already gone */ }
+    await child.status;
+    await drained;
+    await stdoutDone;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
   return {
     url,
     pid: child.pid,
     databaseUrl: `file:${join(dir, "app.db")}`,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-      await Deno.remove(dir, { recursive: true });
-    },
+    stdout,
+    stop: () => end("SIGTERM"),
+    kill: () => end("SIGKILL"),
   };
 }
 

@@ -18,7 +18,7 @@ Deno.test("parseEnv treats empty values as unset", () => {
 
 Deno.test("parseEnv lists every bad variable at once", () => {
   assert.throws(
-    () => parseEnv({ PORT: "eighty", DATABASE_URL: "postgres://x", WORKERS: "0", PUBLIC_URL: "nope" }),
+    () => parseEnv({ PORT: "eighty", DATABASE_URL: "postgres://x", WORKERS: "-1", PUBLIC_URL: "nope" }),
     (err: unknown) => {
       assert.ok(err instanceof EnvError);
       for (const key of ["PORT", "DATABASE_URL", "WORKERS", "PUBLIC_URL"]) assert.match(err.message, new RegExp(key));
@@ -66,4 +66,15 @@ Deno.test("[regression] billing fails closed: an https PUBLIC_URL without Stripe
       }),
     /LOCAL_TEST_BILLING: cannot be true while Stripe keys are set/,
   );
+});
+
+Deno.test("WORKERS=0 (HTTP only), JOB_LEASE_MS and QUEUE_POLL_MS parse; defaults hold", () => {
+  const env = parseEnv({ WORKERS: "0", JOB_LEASE_MS: "4000", QUEUE_POLL_MS: "250" });
+  assert.equal(env.WORKERS, 0);
+  assert.equal(env.JOB_LEASE_MS, 4000);
+  assert.equal(env.QUEUE_POLL_MS, 250);
+  const defaults = parseEnv({});
+  assert.equal(defaults.JOB_LEASE_MS, 30_000);
+  assert.equal(defaults.QUEUE_POLL_MS, 300);
+  assert.throws(() => parseEnv({ JOB_LEASE_MS: "10" }), /JOB_LEASE_MS/);
 });

@@ -283,9 +283,10 @@ export class Admission {
       expiresAt: null,
       expired: false,
       pixels: "refused" in entry ? 0 : entry.pixels,
-      // Queued here: this instance holds the job (renewed by its heartbeat) until it ends it.
-      leaseOwner: "refused" in entry ? null : this.#c.instanceId,
-      leaseExpiresAt: "refused" in entry ? null : new Date(now.getTime() + this.#c.leaseMs),
+      // Queued here: this instance holds the job (renewed by its heartbeat) until it ends it; on a
+      // shared queue it has no owner until an instance claims it.
+      leaseOwner: "refused" in entry || this.#c.sharedQueue ? null : this.#c.instanceId,
+      leaseExpiresAt: "refused" in entry || this.#c.sharedQueue ? null : new Date(now.getTime() + this.#c.leaseMs),
     }));
     const charged = jobRows.filter((r) => r.charged).length;
     // Bytes before rows: a job any instance can see has its original in the store.
@@ -303,9 +304,13 @@ export class Admission {
       if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
       throw err;
     }
-    this.#c.scheduler.enqueue(
-      jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),
-    );
+    if (this.#c.sharedQueue) {
+      this.#c.pullQueue();
+    } else {
+      this.#c.scheduler.enqueue(
+        jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),
+      );
+    }
     const jobs = jobRows.map((row) => toJob(row, settings));
     return { jobs, batch: toBatch((await q.findBatch(this.#c.db, batchRow.id)) ?? batchRow, jobs) };
   }

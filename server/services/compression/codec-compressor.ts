@@ -1,19 +1,29 @@
-import { type CodecPool, createCodecPool, estimateJobMemory } from "../../../codecs/mod.ts";
+import { createCodecPool, estimateJobMemory } from "../../../codecs/mod.ts";
+import { createInProcessCodec, type InProcessCodec, workersAvailable } from "../../../codecs/pool/in-process.ts";
 import type { Compressor } from "./compressor.ts";
 
 export interface CodecCompressorOptions {
   workers: number;
   jobTimeoutMs: number;
+  /**
+   * Run the codec on this thread, one job at a time (CODEC_IN_PROCESS=true); also taken when the
+   * runtime has no Web Workers (Deno Deploy).
+   */
+  inProcess?: boolean;
 }
 
 /**
  * The real compressor: the WASM worker pool. The scheduler never hands it more
  * jobs than it has workers, so its own queue only absorbs hand-over gaps.
+ * In process (no workers), one job at a time: `size` is 1 whatever `workers` says.
  */
-export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressorOptions): Compressor {
-  const pool: CodecPool = createCodecPool({ size: workers, jobTimeoutMs, maxQueue: workers * 4 });
+export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: CodecCompressorOptions): Compressor {
+  const local = inProcess || !workersAvailable();
+  const pool: InProcessCodec = local
+    ? createInProcessCodec({ jobTimeoutMs })
+    : createCodecPool({ size: workers, jobTimeoutMs, maxQueue: workers * 4 });
   return {
-    size: workers,
+    size: local ? 1 : workers,
     jobMemory: estimateJobMemory,
     async compress(bytes, settings, call) {
       const r = await pool.compress(bytes, settings, {
@@ -38,4 +48,10 @@ export function createCodecCompressor({ workers, jobTimeoutMs }: CodecCompressor
     score: (original, output, call) => pool.score(original, output, { signal: call.signal }),
     close: () => pool.close(),
   };
+}
+
+/** No codec at all (WORKERS=0): the scheduler gets no slots, so nothing is ever handed to it. */
+export function noCompressor(): Compressor {
+  const refuse = () => Promise.reject(new Error("This instance runs no jobs (WORKERS=0)"));
+  return { size: 0, compress: refuse, score: refuse, close: () => Promise.resolve() };
 }

@@ -20,6 +20,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
+import { DEFAULT_POLL_MS, QueuePuller } from "./queue-puller.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
@@ -45,6 +46,16 @@ export interface CompressionServiceOptions {
    * jobs whose leases lapsed are adopted; otherwise every unfinished job is this process's to resume.
    */
   sharedDatabase?: boolean;
+  /**
+   * Instances share the database's queue (ADR 018): admission records jobs with no owner and each
+   * instance with workers pulls them while it has free slots (queue-puller.ts); restart recovery
+   * and lease adoption are then the pull's. Default false: this instance runs what it admits.
+   */
+  sharedQueue?: boolean;
+  /** Print `job-run start|end <job> <instance> <ms>` lines (LOG_JOB_RUNS). */
+  logRuns?: boolean;
+  /** How often the shared queue is polled (default DEFAULT_POLL_MS). */
+  pollMs?: number;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -66,11 +77,15 @@ export class CompressionService {
   #controls: Controls;
   #retention: Retention;
   #shared: boolean;
+  #puller: QueuePuller | undefined;
+  #pollMs: number;
   #timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(opts: CompressionServiceOptions) {
     const now = opts.now ?? Date.now;
     this.#shared = opts.sharedDatabase ?? false;
+    this.#pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    const sharedQueue = opts.sharedQueue ?? false;
     const core: Omit<CompressionCore, "scheduler"> & { scheduler?: Scheduler } = {
       instanceId: opts.instanceId ?? crypto.randomUUID(),
       leaseMs: opts.leaseMs ?? DEFAULT_LEASE_MS,
@@ -82,6 +97,9 @@ export class CompressionService {
       ttlMs: opts.resultTtlMs,
       progress: new Map(),
       accepting: true,
+      sharedQueue,
+      logRuns: opts.logRuns ?? false,
+      pullQueue: () => this.#puller?.wake(),
     };
     const files = core.files;
     const runner = new Runner(core as CompressionCore);
@@ -102,6 +120,12 @@ export class CompressionService {
     this.#queries = new Queries(this.#core);
     this.#controls = new Controls(this.#core, this.#queries);
     this.#retention = new Retention(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
+    // An instance without workers (WORKERS=0) serves HTTP only: it never claims a job.
+    if (sharedQueue && opts.compressor.size > 0) {
+      const puller = new QueuePuller(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
+      this.#puller = puller;
+      this.scheduler.onSlotFree = () => puller.wake();
+    }
   }
 
   /** Bytes the store holds or has promised to uploads in flight. */
@@ -142,7 +166,7 @@ export class CompressionService {
   allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
     return this.#queries.allResults(userId);
   }
-  queueStatus(user: UserRow): QueueStatus {
+  queueStatus(user: UserRow): Promise<QueueStatus> {
     return this.#queries.queueStatus(user);
   }
   usage(user: UserRow): Promise<Usage> {
@@ -171,7 +195,12 @@ export class CompressionService {
     return this.#retention.sweepStrays(storedBefore);
   }
   recoverAfterRestart(): Promise<{ resumed: number; failed: number }> {
-    return this.#retention.recoverAfterRestart(this.#shared);
+    return this.#retention.recoverAfterRestart(this.#shared, this.#core.sharedQueue);
+  }
+
+  /** One pull of the shared queue now (tests); answers the jobs claimed. */
+  pullQueue(): Promise<number> {
+    return this.#puller?.pull() ?? Promise.resolve(0);
   }
 
   // ---- leases
@@ -185,13 +214,17 @@ export class CompressionService {
     return this.#retention.adoptOrphans();
   }
 
-  /** Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases. */
+  /**
+   * Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases,
+   * or on a shared queue the pull (every pollMs), which takes lapsed leases too.
+   */
   startLeaseTimers(): void {
     const { leaseMs } = this.#core;
     this.#timers.push(
       setInterval(() => void this.heartbeat().catch(console.error), Math.max(1, Math.floor(leaseMs / 3))),
-      setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs),
     );
+    if (this.#core.sharedQueue) this.#puller?.start(this.#pollMs);
+    else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs));
   }
 
   /**
@@ -200,8 +233,11 @@ export class CompressionService {
    */
   async drain(timeoutMs: number): Promise<void> {
     this.#core.accepting = false;
-    for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    await this.#puller?.stop();
+    // The heartbeat goes on while running jobs finish: a lease lapsing now would let another
+    // instance run the same job beside this one.
     await this.scheduler.drain(timeoutMs);
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
     await this.#retention.releaseAll();
   }
 }

@@ -25,6 +25,15 @@ export interface CompressionCore {
   ttlMs: number;
   /** Live progress of running jobs, so polling never waits on a database write. */
   progress: Map<string, number>;
+  /**
+   * Several instances share the database's queue (ADR 018): admission records jobs with no owner
+   * and wakes `pullQueue`; instances with workers pull them (queue-puller.ts).
+   */
+  sharedQueue: boolean;
+  /** Wakes this instance's pull of the shared queue (a no-op when it runs no jobs). */
+  pullQueue: () => void;
+  /** Print a line when a job starts and ends here (LOG_JOB_RUNS; tests check no job ran twice at once). */
+  logRuns: boolean;
   /** False once draining: uploads are refused. */
   accepting: boolean;
 }

@@ -57,6 +57,16 @@ const NO_LEASE = { leaseOwner: null, leaseExpiresAt: null };
 /** The UTC day a job's unit was charged to (rows from before quota_day fall back to their creation day). */
 const jobDay = sql.raw(`coalesce(jobs.quota_day, strftime('%Y-%m-%d', jobs.created_at / 1000, 'unixepoch'))`);
 
+/** A job the shared queue offers: enough to order it and to claim it. */
+export interface ClaimableJob {
+  jobId: string;
+  userId: number;
+  batchId: string;
+  pixels: number;
+  batchPriority: "low" | "normal" | "high";
+  maxConcurrent: number;
+}
+
 /** The admission charge did not fit the user's daily limit; nothing was written. */
 export class QuotaExceeded extends Error {
   constructor() {
@@ -306,7 +316,7 @@ export class Lifecycle {
 
   /** score arrived: a deferred score (or none, when it could not be measured) for a completed job. */
   async scoreArrived(jobId: string, scoresJson: string | null): Promise<void> {
-    const patch = scoresJson === null ? { scoreDue: false } : { scoresJson, scoreDue: false };
+    const patch = scoresJson === null ? { scoreDue: false, ...NO_LEASE } : { scoresJson, scoreDue: false, ...NO_LEASE };
     await this.db.update(jobs).set(patch)
       .where(and(eq(jobs.id, jobId), eq(jobs.status, "completed"), eq(jobs.scoreDue, true)));
   }
@@ -399,6 +409,104 @@ export class Lifecycle {
         )).returning(),
     ]) as [JobRow[]];
     return rows;
+  }
+
+  /**
+   * The shared queue (ADR 018, "Instances share the queue"): unfinished jobs no live instance
+   * holds (no owner, or a lease that lapsed), in batches that may run; at most `perUser` of each
+   * user (so one user's long backlog never hides the others'), Premium subscribers' first, then
+   * high batch priority, then the oldest. A read: the caller orders them by the exact plan and
+   * takes each with `claim`, which decides.
+   */
+  async claimable(limit: number, perUser = 16): Promise<ClaimableJob[]> {
+    const now = this.now();
+    const batchRank = sql.raw(`CASE b.priority WHEN 'high' THEN 2 WHEN 'normal' THEN 1 ELSE 0 END`);
+    const rows = await this.db.all<ClaimableJob>(sql`
+      SELECT jobId, userId, batchId, pixels, batchPriority, maxConcurrent FROM (
+        SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels,
+               b.priority AS batchPriority, b.max_concurrent AS maxConcurrent,
+               u.subscription_status IN ('active', 'trialing') AS premium, ${batchRank} AS rank,
+               j.created_at AS createdAt, j.seq AS seq,
+               row_number() OVER (PARTITION BY j.user_id ORDER BY ${batchRank} DESC, j.created_at, j.seq) AS nth
+        FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN users u ON u.id = j.user_id
+        WHERE j.status IN ('pending', 'processing')
+          AND (j.lease_owner IS NULL OR j.lease_expires_at IS NULL OR j.lease_expires_at <= ${now})
+          AND b.status IN ('pending', 'processing')
+      ) WHERE nth <= ${perUser}
+      ORDER BY premium DESC, rank DESC, createdAt, seq LIMIT ${limit}`);
+    return rows;
+  }
+
+  /** Jobs per user that live instances hold now (queued there or running): the users' running counts. */
+  async heldPerUser(userIds: number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const now = this.now();
+    const rows = await this.db.all<{ userId: number; n: number }>(sql`
+      SELECT user_id AS userId, count(*) AS n FROM jobs
+      WHERE user_id IN ${userIds} AND status IN ('pending', 'processing')
+        AND lease_owner IS NOT NULL AND lease_expires_at > ${now}
+      GROUP BY user_id`);
+    return new Map(rows.map((r) => [Number(r.userId), Number(r.n)]));
+  }
+
+  /**
+   * claim: one job from the shared queue becomes this instance's (pending under its lease until
+   * `leaseUntil`), only while no live instance holds it and its user holds fewer than
+   * `userLimit` jobs anywhere. One conditional UPDATE … RETURNING, evaluated inside the database:
+   * two instances can never claim the same job, nor together pass a user's concurrency.
+   */
+  async claim(jobId: string, owner: string, leaseUntil: number, userLimit: number): Promise<JobRow | null> {
+    const now = this.now();
+    const [rows] = await this.#run([
+      this.db.update(jobs).set({
+        status: "pending",
+        progress: 0,
+        leaseOwner: owner,
+        leaseExpiresAt: new Date(leaseUntil),
+      })
+        .where(and(
+          eq(jobs.id, jobId),
+          inArray(jobs.status, UNFINISHED),
+          sql`(jobs.lease_owner IS NULL OR jobs.lease_expires_at IS NULL OR jobs.lease_expires_at <= ${now})`,
+          sql`(SELECT count(*) FROM jobs j2 WHERE j2.user_id = jobs.user_id AND j2.id <> jobs.id
+            AND j2.status IN ('pending', 'processing') AND j2.lease_owner IS NOT NULL
+            AND j2.lease_expires_at > ${now}) < ${userLimit}`,
+        )).returning(),
+    ]) as [JobRow[]];
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Completed jobs whose deferred score is still due, that no live instance is measuring and that
+   * completed before `completedBefore` (the instance that ran them had its chance first).
+   */
+  async scoresUnclaimed(completedBefore: number, limit: number): Promise<{ id: string; pixels: number }[]> {
+    const now = this.now();
+    return await this.db.all<{ id: string; pixels: number }>(sql`
+      SELECT id, pixels FROM jobs
+      WHERE status = 'completed' AND score_due = 1 AND expired = 0 AND completed_at <= ${completedBefore}
+        AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ${now})
+      ORDER BY completed_at LIMIT ${limit}`);
+  }
+
+  /**
+   * claim a score: a completed job whose score is due is measured by `owner` until `leaseUntil`
+   * (the lease columns of a completed job mark who measures it). False when another instance
+   * measures it now or it is no longer due.
+   */
+  async claimScore(jobId: string, owner: string, leaseUntil: number): Promise<boolean> {
+    const now = this.now();
+    const [rows] = await this.#run([
+      this.db.update(jobs).set({ leaseOwner: owner, leaseExpiresAt: new Date(leaseUntil) })
+        .where(and(
+          eq(jobs.id, jobId),
+          eq(jobs.status, "completed"),
+          eq(jobs.scoreDue, true),
+          sql`(jobs.lease_owner IS NULL OR jobs.lease_owner = ${owner} OR jobs.lease_expires_at IS NULL
+            OR jobs.lease_expires_at <= ${now})`,
+        )).returning({ id: jobs.id }),
+    ]) as [unknown[]];
+    return rows.length > 0;
   }
 
   #refreshBatchOfJob(jobId: string): BatchItem<"sqlite"> {

@@ -142,10 +142,13 @@ export class Queries {
     return { name: allResultsZipName(day, files.length), files };
   }
 
-  queueStatus(user: UserRow): QueueStatus {
+  async queueStatus(user: UserRow): Promise<QueueStatus> {
     const plan = planOf(user, this.#c.now());
     const max = plan.fixedConcurrency ?? storedSettings(user).maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
-    const current = this.#c.scheduler.runningFor(user.id);
+    // On a shared queue the user's jobs run on any instance: the database counts them all.
+    const current = this.#c.sharedQueue
+      ? (await this.#c.lifecycle.heldPerUser([user.id])).get(user.id) ?? 0
+      : this.#c.scheduler.runningFor(user.id);
     return { maxConcurrentJobs: max, currentlyProcessing: current, availableSlots: Math.max(0, max - current) };
   }
 

@@ -77,8 +77,12 @@ export class Retention {
    * failed with RESTART_MESSAGE and refunded when not (memory). With the memory store the
    * previous process's completed results are gone too, so they are marked expired.
    */
-  async recoverAfterRestart(sharedDatabase: boolean): Promise<{ resumed: number; failed: number }> {
-    const outcome = await this.adoptOrphans(!sharedDatabase);
+  async recoverAfterRestart(
+    sharedDatabase: boolean,
+    sharedQueue = false,
+  ): Promise<{ resumed: number; failed: number }> {
+    // On a shared queue unowned jobs and lapsed leases are what the pull takes: nothing to adopt here.
+    const outcome = sharedQueue ? { resumed: 0, failed: 0 } : await this.adoptOrphans(!sharedDatabase);
     if (this.#c.files.store.kind === "memory") {
       await this.#c.lifecycle.expireAllCompleted();
     } else if (!sharedDatabase) {

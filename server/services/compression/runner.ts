@@ -36,6 +36,7 @@ export class Runner {
     }
     const row = await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
     if (!row) return;
+    this.#log("start", row.id);
     this.#c.progress.set(row.id, 0);
     let scoreDue = false;
     /** Whether a transition ended the run (else the lease is released for another try). */
@@ -93,11 +94,16 @@ export class Runner {
       await this.#fail(row.id, batch.id, message);
       return;
     } finally {
+      this.#log("end", row.id);
       this.#c.progress.delete(row.id);
       // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
       if (!ended) await this.#c.lifecycle.release(row.id, owner).catch((err) => console.error(err));
     }
     if (scoreDue) this.queueScore(row.id, queued.pixels);
+  }
+
+  #log(event: "start" | "end", jobId: string): void {
+    if (this.#c.logRuns) console.log(`job-run ${event} ${jobId} ${this.#c.instanceId} ${Date.now()}`);
   }
 
   /** Puts a completed job's deferred score on the scheduler's idle-time queue. */
@@ -107,6 +113,11 @@ export class Runner {
 
   /** Measures a completed result that was served before its score (a deferred score). */
   async #score(jobId: string, signal: AbortSignal): Promise<void> {
+    // Another instance may measure it already (a shared queue picks up scores left unmeasured).
+    const c = this.#c;
+    if (c.sharedQueue && !await c.lifecycle.claimScore(jobId, c.instanceId, c.now() + c.leaseMs).catch(() => false)) {
+      return;
+    }
     try {
       const original = await this.#c.files.bytes(jobId, "original");
       // A kept original is its own result.

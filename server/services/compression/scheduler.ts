@@ -61,8 +61,10 @@ export class Scheduler {
   #order = 0;
   #closed = false;
   #passedOver = new Map<string, number>();
+  /** Called when a job ends here (a slot is free): the shared queue pulls then (queue-puller.ts). */
+  onSlotFree: (() => void) | undefined;
 
-  constructor(private slots: number, private run: RunJob, private budget: WorkBudget = UNLIMITED) {}
+  constructor(readonly slots: number, private run: RunJob, private budget: WorkBudget = UNLIMITED) {}
 
   nextOrder(): number {
     return ++this.#order;
@@ -238,6 +240,7 @@ export class Scheduler {
       .finally(() => {
         this.#running.delete(job.jobId);
         this.#dispatch();
+        this.onSlotFree?.();
       });
     this.#running.set(job.jobId, { job, controller, done });
   }

@@ -1,0 +1,185 @@
+/**
+ * The shared queue (ADR 018): instances on one database, each pulling unclaimed jobs while it has
+ * free slots, in the scheduler's order (Premium first), within each user's concurrency over all
+ * instances; lapsed leases and deferred scores are pulled too; WORKERS=0 never runs a job.
+ */
+import assert from "node:assert/strict";
+import { eq } from "drizzle-orm";
+import { createTestApp, makePremium, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
+import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
+import { CompressionService } from "../../server/services/compression/compression-service.ts";
+import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
+import { MemoryStore } from "../../server/store/mod.ts";
+import { Lifecycle } from "../../server/services/compression/lifecycle.ts";
+import type { Compressor } from "../../server/services/compression/compressor.ts";
+import { jobs } from "../../db/schema.ts";
+
+const LEASE = 30_000;
+
+/** An HTTP-only instance (WORKERS=0) on a shared queue, and a way to add instances with workers. */
+async function cluster(now: () => number) {
+  const store = new MemoryStore(); // shared by every instance, as S3 would be
+  const t = await createTestApp({ compressor: noCompressor(), store, now, sharedQueue: true, leaseMs: LEASE });
+  const instances: CompressionService[] = [];
+  const worker = (compressor: Compressor) => {
+    const s = new CompressionService({
+      db: t.db,
+      compressor,
+      store,
+      maxStoreBytes: 64 * 1024 * 1024,
+      resultTtlMs: 3_600_000,
+      now,
+      sharedDatabase: true,
+      sharedQueue: true,
+      leaseMs: LEASE,
+    });
+    instances.push(s);
+    return s;
+  };
+  const close = async () => {
+    for (const s of instances) await s.drain(100);
+    await t.close();
+  };
+  return { t, worker, close };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+Deno.test("WORKERS=0 records jobs without running them; an instance with workers pulls them, Premium first", async () => {
+  const now = Date.now();
+  const { t, worker, close } = await cluster(() => now);
+  const free = await signUp(t, "frida");
+  const premium = await signUp(t, "pia");
+  await makePremium(t, "pia");
+  await upload(t, free.cookie, [taggedFile("f1"), taggedFile("f2")]);
+  await upload(t, premium.cookie, [taggedFile("p1")]);
+  await settle();
+  const rows = await t.db.select().from(jobs);
+  assert.equal(rows.length, 3);
+  assert.ok(
+    rows.every((r) => r.status === "pending" && r.leaseOwner === null),
+    "the HTTP-only instance claimed nothing",
+  );
+  assert.equal(t.compression.scheduler.slots, 0);
+
+  const held = new HeldCompressor(1);
+  const b = worker(held);
+  assert.equal(await b.pullQueue(), 1);
+  const [first] = await held.started(1);
+  assert.equal(first!.tag, "p1", "Premium goes first, though it came last");
+  assert.equal(await b.pullQueue(), 0, "no free slot");
+  first!.finish();
+  await waitForJobs(t, premium.cookie, (js) => js[0]?.status === "completed");
+  await b.pullQueue();
+  assert.equal((await held.started(2))[1]!.tag, "f1");
+  held.calls[1]!.finish();
+  await b.pullQueue();
+  held.calls[2]?.finish() ?? (await held.started(3))[2]!.finish();
+  await waitForJobs(t, free.cookie, (js) => js.length === 2 && js.every((j) => j.status === "completed"));
+  assert.equal(
+    (await t.compression.usage((await t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.username, "frida") }))!))
+      .used,
+    2,
+  );
+  await close();
+});
+
+Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed lease goes to another instance", async () => {
+  let now = Date.now();
+  const { t, worker, close } = await cluster(() => now);
+  const { cookie } = await signUp(t, "frida"); // free: 2 at once
+  await upload(t, cookie, ["a", "b", "c", "d"].map((x) => taggedFile(x)));
+  const heldB = new HeldCompressor(1), heldC = new HeldCompressor(1), heldD = new HeldCompressor(2);
+  const b = worker(heldB), c = worker(heldC), d = worker(heldD);
+  assert.equal(await b.pullQueue(), 1);
+  assert.equal(await c.pullQueue(), 1);
+  assert.equal(await d.pullQueue(), 0, "the user holds 2 jobs already, on B and C");
+  const [jb] = await heldB.started(1);
+  const [jc] = await heldC.started(1);
+  assert.deepEqual([jb!.tag, jc!.tag].sort(), ["a", "b"]);
+  const status = await (await t.request("/api/queue/status", { headers: { Cookie: cookie } })).json();
+  assert.equal(status.currentlyProcessing, 2, "the HTTP-only instance counts the jobs running on B and C");
+  assert.equal(status.availableSlots, 0);
+
+  // B dies (never finishes nor renews): after its lease, its job is claimable and D takes it.
+  now += LEASE + 1;
+  await c.heartbeat();
+  assert.equal(await d.pullQueue(), 1, "B's lapsed job, within the user's 2 (C's renewed + this one)");
+  const [jd] = await heldD.started(1);
+  assert.equal(jd!.tag, jb!.tag);
+  jc!.finish();
+  jd!.finish();
+  jb!.finish(); // B wakes: its result is refused (no longer its job)
+  await waitForJobs(t, cookie, (js) => js.filter((j) => j.status === "completed").length === 2);
+  // B is alive again: it may pull the rest too, beside C and D.
+  const calls = () => [...heldB.calls, ...heldC.calls, ...heldD.calls];
+  for (let i = 0; i < 100; i++) {
+    for (const s of [b, c, d]) await s.pullQueue();
+    for (const call of calls()) call.finish();
+    if ((await t.db.select().from(jobs)).every((r) => r.status === "completed")) break;
+    await settle();
+  }
+  assert.equal(calls().length, 5, "4 jobs, one of them run twice (B's lapsed one)");
+  const rows = await t.db.select().from(jobs);
+  assert.ok(rows.every((r) => r.leaseOwner === null));
+  assert.equal((await t.compression.usage((await t.db.query.users.findFirst())!)).used, 4, "charged once each");
+  await close();
+});
+
+Deno.test("a deferred score no instance measured is measured by an idle instance, once", async () => {
+  let now = Date.now();
+  const { t, worker, close } = await cluster(() => now);
+  const { cookie } = await signUp(t, "frida");
+  await upload(t, cookie, [taggedFile("s1")]);
+  const heldB = new HeldCompressor(1);
+  const b = worker(heldB);
+  await b.pullQueue();
+  (await heldB.started(1))[0]!.finish({ scores: null });
+  await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
+  // B died before measuring it (its background score never runs here: drop it).
+  await b.drain(10);
+  const [row] = await t.db.select().from(jobs);
+  assert.equal(row!.scoreDue, true);
+
+  const heldC = new HeldCompressor(1);
+  const c = worker(heldC);
+  await c.pullQueue();
+  assert.equal(heldC.scoreCalls.length, 0, "not before the running instance had a lease's time to measure it");
+  now += LEASE + 1;
+  await c.pullQueue();
+  for (let i = 0; i < 100 && heldC.scoreCalls.length === 0; i++) await settle();
+  assert.equal(heldC.scoreCalls.length, 1);
+  const heldD = new HeldCompressor(1);
+  await worker(heldD).pullQueue();
+  assert.equal(heldD.scoreCalls.length, 0, "C measures it: D does not");
+  heldC.scoreCalls[0]!.finish();
+  for (let i = 0; i < 100; i++) {
+    const [r] = await t.db.select().from(jobs).where(eq(jobs.id, row!.id));
+    if (!r!.scoreDue) break;
+    await settle();
+  }
+  const [done] = await t.db.select().from(jobs).where(eq(jobs.id, row!.id));
+  assert.equal(done!.scoreDue, false);
+  assert.ok(done!.scoresJson);
+  assert.equal(done!.leaseOwner, null);
+  await close();
+});
+
+Deno.test("one user's long backlog never hides another user's jobs from the pull", async () => {
+  const now = Date.now();
+  const { t, close } = await cluster(() => now);
+  const pia = await signUp(t, "pia");
+  await makePremium(t, "pia");
+  await upload(t, pia.cookie, Array.from({ length: 30 }, (_, i) => taggedFile(`p${i}`)));
+  const frida = await signUp(t, "frida");
+  await upload(t, frida.cookie, [taggedFile("f1")]);
+  const lifecycle = new Lifecycle(t.db, () => now);
+  const offered = await lifecycle.claimable(5, 2);
+  assert.deepEqual(
+    offered.map((j) => j.userId),
+    [pia.user.id, pia.user.id, frida.user.id],
+    "2 per user, Premium first",
+  );
+  assert.ok((await lifecycle.claimable(200)).some((j) => j.userId === frida.user.id));
+  await close();
+});
