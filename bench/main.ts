@@ -13,6 +13,7 @@ import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
 import { fixedPathVsNative } from "./native.ts";
+import { instancesBench } from "./instances.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -90,3 +91,5 @@ await bigUploadMemory(corpus, WORKERS);
 // Floods one client could send (issue 12): the server must keep answering everyone else.
 await healthUnderFloods();
 await pollFloodLatency(corpus);
+// Several instances on one sqld and one S3 store: 1×3 vs 3×1 workers, polls across them, a SIGKILL's orphans.
+await instancesBench(corpus);
