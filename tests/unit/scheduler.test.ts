@@ -157,3 +157,19 @@ Deno.test("background work does not take the memory a waiting job needs", async 
   await finish("big1");
   assert.deepEqual(started, ["big1", "big2", "score:x"], "then both fit (18 + 2 MP)");
 });
+
+Deno.test("with a background delay, a slot freed by a job waits for the shared queue before taking a score", async () => {
+  const { scheduler, started, job, finish } = harness(1);
+  const finishers = new Map<string, () => void>();
+  scheduler.backgroundDelayMs = 60;
+  scheduler.enqueue([job("a", 4)]);
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
+  await finish("a");
+  assert.deepEqual(started, ["a"], "the score waits: the puller may claim a job meanwhile");
+  // The puller claims a job within the delay: it takes the slot, the score still waits.
+  scheduler.enqueue([job("b", 4)]);
+  assert.deepEqual(started, ["a", "b"]);
+  await finish("b");
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(started, ["a", "b", "score:a"], "nothing claimed within the delay: the score runs");
+});

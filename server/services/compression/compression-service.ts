@@ -21,6 +21,7 @@ import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
 import { DEFAULT_POLL_MS, QueuePuller } from "./queue-puller.ts";
+import { memoryBudgetBytes } from "./memory-budget.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
@@ -60,15 +61,6 @@ export interface CompressionServiceOptions {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
-/**
- * Memory for stored originals and results plus images in work: a 1 GB process
- * less about 225 MB for the runtime, the idle codec workers and the database
- * (measured idle), and less headroom for jobs whose peaks run together. It
- * keeps a 20 × 10 MB upload (about 200 MB held) to one 10 MP image at a time.
- * A lone job always runs, whatever the store holds.
- */
-const MEMORY_BUDGET_BYTES = 780 * 1024 * 1024;
-
 export class CompressionService {
   readonly scheduler: Scheduler;
   #core: CompressionCore;
@@ -104,13 +96,14 @@ export class CompressionService {
     const files = core.files;
     const runner = new Runner(core as CompressionCore);
     const jobMemory = opts.compressor.jobMemory;
+    const memoryBudget = memoryBudgetBytes(opts.maxStoreBytes, opts.compressor.size);
     core.scheduler = new Scheduler(
       opts.compressor.size,
       (job, signal) => runner.run(job, signal),
       jobMemory && {
         // Uploads and results held in memory leave less room for images in work: with a memory
         // store all it holds, with file or S3 only the uploads still arriving (parsed in memory).
-        room: () => MEMORY_BUDGET_BYTES - (opts.store.kind === "memory" ? files.heldBytes : files.budget.reservedBytes),
+        room: () => memoryBudget - (opts.store.kind === "memory" ? files.heldBytes : files.budget.reservedBytes),
         cost: (job) => jobMemory(job.pixels),
       },
     );
@@ -125,6 +118,8 @@ export class CompressionService {
       const puller = new QueuePuller(this.#core, (jobId, pixels) => runner.queueScore(jobId, pixels));
       this.#puller = puller;
       this.scheduler.onSlotFree = () => puller.wake();
+      // Give the puller a poll to claim the next job before a deferred score takes a freed slot.
+      this.scheduler.backgroundDelayMs = this.#pollMs;
     }
   }
 

@@ -61,8 +61,16 @@ export class Scheduler {
   #order = 0;
   #closed = false;
   #passedOver = new Map<string, number>();
-  /** Called when a job ends here (a slot is free): the shared queue pulls then (queue-puller.ts). */
+  /** Called when a job or background task ends here (a slot is free): the shared queue pulls then (queue-puller.ts). */
   onSlotFree: (() => void) | undefined;
+  /**
+   * How long a slot freed by a job waits before taking background work. On a shared queue the jobs are
+   * in the database, not in this scheduler: the puller needs a moment to claim the next one, and a
+   * deferred score taking the slot first would keep a queued job waiting for the whole measurement.
+   */
+  backgroundDelayMs = 0;
+  #backgroundAfter = 0;
+  #backgroundTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly slots: number, private run: RunJob, private budget: WorkBudget = UNLIMITED) {}
 
@@ -143,6 +151,7 @@ export class Scheduler {
   async drain(timeoutMs: number): Promise<void> {
     this.#closed = true;
     this.#background = [];
+    if (this.#backgroundTimer) clearTimeout(this.#backgroundTimer);
     for (const { controller } of this.#runningBackground.values()) controller.abort();
     const all = Promise.all([...this.#running.values(), ...this.#runningBackground.values()].map((r) => r.done));
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs))]);
@@ -213,6 +222,14 @@ export class Scheduler {
     }
     // Idle slots take background work, within the budget (alone, it always runs).
     while (!this.#closed && this.#busy < this.slots && this.#background.length > 0) {
+      const wait = this.#backgroundAfter - Date.now();
+      if (wait > 0) {
+        this.#backgroundTimer ??= setTimeout(() => {
+          this.#backgroundTimer = null;
+          this.#dispatch();
+        }, wait);
+        return;
+      }
       const task = this.#background[0]!;
       if (this.#busy > 0 && this.budget.cost(task) > this.#room()) return;
       if (this.#pick() !== -1) return; // a job waits for the budget: it goes first
@@ -228,6 +245,7 @@ export class Scheduler {
       .finally(() => {
         this.#runningBackground.delete(task.id);
         this.#dispatch();
+        this.onSlotFree?.();
       });
     this.#runningBackground.set(task.id, { task, controller, done });
   }
@@ -239,6 +257,7 @@ export class Scheduler {
       .catch((err) => console.error(`Job ${job.jobId} runner failed:`, err))
       .finally(() => {
         this.#running.delete(job.jobId);
+        this.#backgroundAfter = Date.now() + this.backgroundDelayMs;
         this.#dispatch();
         this.onSlotFree?.();
       });
