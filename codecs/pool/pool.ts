@@ -3,10 +3,11 @@
  * adds a queue cap, priorities, per-job timeouts and abort (both terminate
  * and respawn the worker, the only way to stop a running WASM call),
  * crash isolation, listener cleanup, and recycling, because WASM memory
- * grows with the largest image and never shrinks.
+ * grows with the largest image and never shrinks. It makes no policy: which
+ * job runs next, and how much memory images in work may take, is the
+ * server's scheduler's call (server/services/compression/scheduler.ts).
  */
 import type { CompressSettings } from "../../contract/settings.ts";
-import { peekJpegSize } from "../container/inspect.ts";
 import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
@@ -31,14 +32,6 @@ export interface CodecPoolOptions {
    * 399 MiB, measured), so it stays warm instead of starting afresh.
    */
   recycleAfterHeapBytes?: number;
-  /**
-   * Pixels that may be in work at once across all workers (a lone image always
-   * runs). A job's peak is about `estimateJobMemory(pixels)`, so this bounds
-   * the process whatever the pool size. Default 40 MP: the corpus's two
-   * largest photos (20.4 + 18.3 MP) run side by side, measured at 1.1 GB peak
-   * for the whole 2-worker run (docs/decisions/008-codec-workers-off-main-thread.md).
-   */
-  maxInFlightPixels?: number;
 }
 
 export interface CompressOptions {
@@ -94,9 +87,6 @@ interface Job {
   id: number;
   priority: number;
   task: WorkerTask;
-  pixels: number;
-  /** Times a smaller job ran ahead of this one because this one did not fit the pixel budget. */
-  passedOver: number;
   options: { signal?: AbortSignal; onProgress?: ProgressCallback };
   resolve: (result: CompressResult | QualityReport) => void;
   reject: (error: Error) => void;
@@ -111,7 +101,6 @@ interface Slot {
 
 const DEFAULT_MAX_PIXELS = 50_000_000;
 const DEFAULT_RECYCLE_HEAP_BYTES = 160 * 2 ** 20;
-const MAX_PASSES = 4;
 
 /** Internal hooks for tests; not part of codecs/mod.ts. */
 export const poolInternals = new WeakMap<CodecPool, { crashNextJob(): void; crashHost(): void }>();
@@ -121,7 +110,6 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   const defaultMaxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const recycleAfterJobs = options.recycleAfterJobs ?? 200;
   const recycleAfterHeapBytes = options.recycleAfterHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
-  const maxInFlightPixels = options.maxInFlightPixels ?? 40_000_000;
   const queue: Job[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
@@ -183,31 +171,12 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     } else finish(slot, fromCodecErrorData(message.error), message.heapBytes);
   };
 
-  const inFlightPixels = () => slots.reduce((sum, s) => sum + (s.job?.pixels ?? 0), 0);
-
-  /**
-   * The next job to start: the head of the queue, or — while the head would
-   * exceed the pixel budget — the first job behind it that fits, so a worker
-   * does not idle behind a big image. The head is passed over at most
-   * MAX_PASSES times, then it waits for the budget and is never starved.
-   */
-  const nextIndex = (): number => {
-    const head = queue[0];
-    if (!head) return -1;
-    const room = maxInFlightPixels - inFlightPixels();
-    if (!slots.some((s) => s.job) || head.pixels <= room) return 0;
-    if (head.passedOver >= MAX_PASSES) return -1;
-    const index = queue.findIndex((job) => job.pixels <= room);
-    if (index > 0) head.passedOver++;
-    return index;
-  };
-
   const dispatch = () => {
     for (const slot of slots) {
       if (slot.job) continue;
-      const index = nextIndex();
-      if (index < 0) break;
-      start(slot, queue.splice(index, 1)[0]!);
+      const job = queue.shift();
+      if (!job) break;
+      start(slot, job);
     }
     if (closed && queue.length === 0 && slots.every((s) => !s.job)) drained?.();
   };
@@ -261,8 +230,6 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
         id: nextId++,
         priority,
         task,
-        pixels: headerPixels(task.type === "compress" ? task.bytes : task.original),
-        passedOver: 0,
         options: jobOptions,
         resolve: (result) => resolve(result as T),
         reject,
@@ -347,11 +314,4 @@ function abortedError(): CodecError {
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** Pixel count from the header, used to decide recycling; 0 if unreadable (the worker reports the error). */
-/** Pixels from the frame header only: this runs on the server's main thread. */
-function headerPixels(bytes: Uint8Array): number {
-  const size = peekJpegSize(bytes);
-  return size ? size.width * size.height : 0;
 }
