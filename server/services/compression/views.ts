@@ -8,7 +8,7 @@ import {
   sizeTargetNote,
   withSsimulacra2,
 } from "../../../contract/jobs.ts";
-import type { BatchPriority, CompressSettings } from "../../../contract/settings.ts";
+import { type BatchPriority, type CompressSettings, compressSettingsSchema } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow } from "../../../db/schema.ts";
 
 export const ALREADY_OPTIMISED = "already optimised";
@@ -45,8 +45,9 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
   };
 }
 
+/** A batch's stored settings, validated on read: a row written by an older or broken build fails loudly here. */
 export function batchSettings(row: BatchRow): CompressSettings {
-  return JSON.parse(row.settingsJson) as CompressSettings;
+  return compressSettingsSchema.parse(JSON.parse(row.settingsJson));
 }
 
 export function toBatch(row: BatchRow, jobs: Job[]): Batch {
