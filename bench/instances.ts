@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { ensureSqld, startSqld } from "../tests/setup/sqld.ts";
 import { startS3Server } from "../tests/setup/s3-server.ts";
-import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
+import { runningOn, type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import { remoteJobs, remoteSignUp } from "../tests/setup/remote-client.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
@@ -175,17 +175,6 @@ async function pollingAcrossInstances(photos: CorpusImage[]) {
   } finally {
     await cluster.stop();
   }
-}
-
-/** Job ids an instance printed a `job-run start` for and no `job-run end` yet (LOG_JOB_RUNS). */
-function runningOn(server: RunningServer): string[] {
-  const open = new Set<string>();
-  for (const line of server.stdout) {
-    const m = line.match(/^job-run (start|end) (\S+)/);
-    if (m?.[1] === "start") open.add(m[2]!);
-    else if (m) open.delete(m[2]!);
-  }
-  return [...open];
 }
 
 /** Every finished run the instances printed (LOG_JOB_RUNS), as start and end times in ms since the epoch. */

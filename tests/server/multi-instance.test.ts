@@ -11,7 +11,7 @@ import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { thumbnailOptions } from "../../codecs/jpeg/options.ts";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
 import { startS3Server } from "../setup/s3-server.ts";
-import { type RunningServer, startServer } from "../setup/server-process.ts";
+import { runningOn, type RunningServer, startServer } from "../setup/server-process.ts";
 import { fixtureFile, remoteJobs, remoteSignUp, remoteUpload, remoteWaitForJobs } from "../setup/remote-client.ts";
 
 const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
@@ -63,16 +63,6 @@ function runsOf(servers: { server: RunningServer; diedAt: number }[]): Run[] {
   }
   return runs;
 }
-
-const runningOn = (server: RunningServer): string[] => {
-  const open = new Set<string>();
-  for (const line of server.stdout) {
-    const m = line.match(/^job-run (start|end) (\S+)/);
-    if (m?.[1] === "start") open.add(m[2]!);
-    else if (m) open.delete(m[2]!);
-  }
-  return [...open];
-};
 
 async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

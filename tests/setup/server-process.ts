@@ -112,3 +112,14 @@ export async function waitForOk(url: string, timeoutMs = 30_000): Promise<void> 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Job ids an instance printed a `job-run start` for and no `job-run end` yet (LOG_JOB_RUNS=true). */
+export function runningOn(server: RunningServer): string[] {
+  const open = new Set<string>();
+  for (const line of server.stdout) {
+    const m = line.match(/^job-run (start|end) (\S+)/);
+    if (m?.[1] === "start") open.add(m[2]!);
+    else if (m) open.delete(m[2]!);
+  }
+  return [...open];
+}
