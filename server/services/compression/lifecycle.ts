@@ -54,6 +54,26 @@ const UNFINISHED = ["pending", "processing"] as const;
 /** A job no instance holds: pending for anyone to adopt, or ended. */
 const NO_LEASE = { leaseOwner: null, leaseExpiresAt: null };
 
+/** A job taken by `owner`: pending under its lease until `leaseUntil`. */
+const underLease = (owner: string, leaseUntil: number) => ({
+  status: "pending" as const,
+  progress: 0,
+  leaseOwner: owner,
+  leaseExpiresAt: new Date(leaseUntil),
+});
+
+/** SQL: no live instance holds the job (`table` names the jobs row): no owner, or its lease lapsed by `now`. */
+const leaseFree = (now: number, table = "jobs") => {
+  const t = sql.raw(table);
+  return sql`(${t}.lease_owner IS NULL OR ${t}.lease_expires_at IS NULL OR ${t}.lease_expires_at <= ${now})`;
+};
+
+/** SQL: a live instance holds the job now (the complement of `leaseFree`). */
+const leaseHeld = (now: number, table = "jobs") => {
+  const t = sql.raw(table);
+  return sql`${t}.lease_owner IS NOT NULL AND ${t}.lease_expires_at > ${now}`;
+};
+
 /** The UTC day a job's unit was charged to (rows from before quota_day fall back to their creation day). */
 const jobDay = sql.raw(`coalesce(jobs.quota_day, strftime('%Y-%m-%d', jobs.created_at / 1000, 'unixepoch'))`);
 
@@ -392,16 +412,9 @@ export class Lifecycle {
    */
   async adopt(owner: string, leaseUntil: number, opts: { all?: boolean; limit?: number } = {}): Promise<JobRow[]> {
     const now = this.now();
-    const lapsed = opts.all
-      ? sql`1`
-      : sql`(lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ${now})`;
+    const lapsed = opts.all ? sql`1` : leaseFree(now);
     const [rows] = await this.#run([
-      this.db.update(jobs).set({
-        status: "pending",
-        progress: 0,
-        leaseOwner: owner,
-        leaseExpiresAt: new Date(leaseUntil),
-      })
+      this.db.update(jobs).set(underLease(owner, leaseUntil))
         .where(and(
           inArray(jobs.status, UNFINISHED),
           sql`${jobs.id} IN (SELECT id FROM jobs WHERE status IN ('pending', 'processing') AND ${lapsed}
@@ -430,7 +443,7 @@ export class Lifecycle {
                row_number() OVER (PARTITION BY j.user_id ORDER BY ${batchRank} DESC, j.created_at, j.seq) AS nth
         FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN users u ON u.id = j.user_id
         WHERE j.status IN ('pending', 'processing')
-          AND (j.lease_owner IS NULL OR j.lease_expires_at IS NULL OR j.lease_expires_at <= ${now})
+          AND ${leaseFree(now, "j")}
           AND b.status IN ('pending', 'processing')
       ) WHERE nth <= ${perUser}
       ORDER BY premium DESC, rank DESC, createdAt, seq LIMIT ${limit}`);
@@ -444,7 +457,7 @@ export class Lifecycle {
     const rows = await this.db.all<{ userId: number; n: number }>(sql`
       SELECT user_id AS userId, count(*) AS n FROM jobs
       WHERE user_id IN ${userIds} AND status IN ('pending', 'processing')
-        AND lease_owner IS NOT NULL AND lease_expires_at > ${now}
+        AND ${leaseHeld(now)}
       GROUP BY user_id`);
     return new Map(rows.map((r) => [Number(r.userId), Number(r.n)]));
   }
@@ -458,19 +471,13 @@ export class Lifecycle {
   async claim(jobId: string, owner: string, leaseUntil: number, userLimit: number): Promise<JobRow | null> {
     const now = this.now();
     const [rows] = await this.#run([
-      this.db.update(jobs).set({
-        status: "pending",
-        progress: 0,
-        leaseOwner: owner,
-        leaseExpiresAt: new Date(leaseUntil),
-      })
+      this.db.update(jobs).set(underLease(owner, leaseUntil))
         .where(and(
           eq(jobs.id, jobId),
           inArray(jobs.status, UNFINISHED),
-          sql`(jobs.lease_owner IS NULL OR jobs.lease_expires_at IS NULL OR jobs.lease_expires_at <= ${now})`,
+          leaseFree(now),
           sql`(SELECT count(*) FROM jobs j2 WHERE j2.user_id = jobs.user_id AND j2.id <> jobs.id
-            AND j2.status IN ('pending', 'processing') AND j2.lease_owner IS NOT NULL
-            AND j2.lease_expires_at > ${now}) < ${userLimit}`,
+            AND j2.status IN ('pending', 'processing') AND ${leaseHeld(now, "j2")}) < ${userLimit}`,
         )).returning(),
     ]) as [JobRow[]];
     return rows[0] ?? null;
@@ -485,7 +492,7 @@ export class Lifecycle {
     return await this.db.all<{ id: string; pixels: number }>(sql`
       SELECT id, pixels FROM jobs
       WHERE status = 'completed' AND score_due = 1 AND expired = 0 AND completed_at <= ${completedBefore}
-        AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ${now})
+        AND ${leaseFree(now)}
       ORDER BY completed_at LIMIT ${limit}`);
   }
 
@@ -502,8 +509,7 @@ export class Lifecycle {
           eq(jobs.id, jobId),
           eq(jobs.status, "completed"),
           eq(jobs.scoreDue, true),
-          sql`(jobs.lease_owner IS NULL OR jobs.lease_owner = ${owner} OR jobs.lease_expires_at IS NULL
-            OR jobs.lease_expires_at <= ${now})`,
+          sql`(${leaseFree(now)} OR jobs.lease_owner = ${owner})`,
         )).returning({ id: jobs.id }),
     ]) as [unknown[]];
     return rows.length > 0;
