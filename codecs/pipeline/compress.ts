@@ -99,12 +99,7 @@ export async function compressImage(
 
   onProgress("decode", 5);
   let t = performance.now();
-  const stored = await decodeJpegPixels(bytes);
-  if (stored.width !== info.width || stored.height !== info.height) {
-    throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");
-  }
-  const upright = applyOrientation(stored, info.orientation);
-  if (upright !== stored) releasePixels(stored);
+  const upright = await decodeUpright(bytes, info);
   timings.decodeMs = performance.now() - t;
   signal.throwIfAborted();
 
@@ -238,10 +233,7 @@ export async function scoreImage(
   original: Uint8Array,
   output: Uint8Array,
 ): Promise<QualityReport> {
-  const info = inspectJpeg(original);
-  const stored = await decodeJpegPixels(original);
-  const upright = applyOrientation(stored, info.orientation);
-  if (upright !== stored) releasePixels(stored);
+  const upright = await decodeUpright(original, inspectJpeg(original));
   signal.throwIfAborted();
   const planes = measurePlanes(upright);
   releasePixels(upright);
@@ -251,6 +243,17 @@ export async function scoreImage(
   } finally {
     planes.pyramid.free();
   }
+}
+
+/** Decodes a JPEG and turns it upright by its EXIF orientation (the pixels every step works on). */
+async function decodeUpright(bytes: Uint8Array, info: JpegInfo): Promise<RgbaImage> {
+  const stored = await decodeJpegPixels(bytes);
+  if (stored.width !== info.width || stored.height !== info.height) {
+    throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");
+  }
+  const upright = applyOrientation(stored, info.orientation);
+  if (upright !== stored) releasePixels(stored);
+  return upright;
 }
 
 async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {

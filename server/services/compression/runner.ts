@@ -119,17 +119,17 @@ export class Runner {
       return;
     }
     try {
-      const original = await this.#c.files.bytes(jobId, "original");
+      const original = await c.files.bytes(jobId, "original");
       // A kept original is its own result.
-      const result = await this.#c.files.bytes(jobId, "result") ?? await this.#c.files.bytes(jobId, "original");
+      const result = await c.files.bytes(jobId, "result") ?? await c.files.bytes(jobId, "original");
       if (!original || !result) throw new Error("its bytes are gone");
-      const scores = await this.#c.compressor.score(original, result, { signal });
-      await this.#c.lifecycle.scoreArrived(jobId, JSON.stringify(scores));
+      const scores = await c.compressor.score(original, result, { signal });
+      await c.lifecycle.scoreArrived(jobId, JSON.stringify(scores));
     } catch (err) {
       if (signal.aborted) return; // shutting down
       console.error(`Job ${jobId} could not be scored:`, err);
       // The result stays downloadable; the card says it has no measurement.
-      await this.#c.lifecycle.scoreArrived(jobId, null);
+      await c.lifecycle.scoreArrived(jobId, null);
     }
   }
 
