@@ -165,6 +165,67 @@ Deno.test("a deferred score no instance measured is measured by an idle instance
   await close();
 });
 
+Deno.test("a measurement that outlasts its lease keeps it through the heartbeat: no second instance measures it", async () => {
+  let now = Date.now();
+  const { t, worker, close } = await cluster(() => now);
+  const { cookie } = await signUp(t, "frida");
+  await upload(t, cookie, [taggedFile("s1")]);
+  const heldB = new HeldCompressor(1);
+  const b = worker(heldB);
+  await b.pullQueue();
+  (await heldB.started(1))[0]!.finish({ scores: null });
+  for (let i = 0; i < 100 && heldB.scoreCalls.length === 0; i++) await settle();
+  assert.equal(heldB.scoreCalls.length, 1, "B measures its own result when idle");
+
+  // The measurement runs for several leases; B's heartbeat renews the score's lease meanwhile.
+  const heldC = new HeldCompressor(1);
+  const c = worker(heldC);
+  for (let lease = 0; lease < 3; lease++) {
+    now += LEASE / 2;
+    await b.heartbeat();
+    now += LEASE / 2;
+    await b.heartbeat();
+    await c.pullQueue();
+    await settle();
+  }
+  assert.equal(heldC.scoreCalls.length, 0, "C never measures what B still measures");
+  heldB.scoreCalls[0]!.finish();
+  for (let i = 0; i < 100; i++) {
+    if (!(await t.db.select().from(jobs))[0]!.scoreDue) break;
+    await settle();
+  }
+  const [done] = await t.db.select().from(jobs);
+  assert.equal(done!.scoreDue, false);
+  assert.equal(done!.leaseOwner, null);
+  await close();
+});
+
+Deno.test("a batch paused through one instance holds the jobs another instance claimed; resumed anywhere, they run", async () => {
+  const now = Date.now();
+  const { t, close } = await cluster(() => now);
+  const { cookie } = await signUp(t, "frida");
+  const { batch } = await (await upload(t, cookie, [taggedFile("a"), taggedFile("b")])).json();
+  const batchId = batch.id;
+  const lifecycle = new Lifecycle(t.db, () => now);
+  const [first, second] = await lifecycle.claimable(10);
+  // B claims one and starts it; it claims the other, which waits in its queue for a slot.
+  assert.ok(await lifecycle.claim(first!.jobId, "B", now + LEASE, 2));
+  assert.ok(await lifecycle.start(first!.jobId, "B", now + LEASE));
+  assert.ok(await lifecycle.claim(second!.jobId, "B", now + LEASE, 2));
+  // Paused through the HTTP-only instance A: B's queued job may not start, and goes back to the queue.
+  const paused = await t.request(`/api/batches/${batchId}/pause`, { method: "POST", headers: { Cookie: cookie } });
+  assert.equal(paused.status, 200);
+  assert.equal(await lifecycle.start(second!.jobId, "B", now + LEASE), null, "a paused batch's job does not start");
+  assert.ok(await lifecycle.release(second!.jobId, "B"));
+  assert.equal((await lifecycle.claimable(10)).length, 0, "nothing of a paused batch is offered");
+  const resumed = await t.request(`/api/batches/${batchId}/resume`, { method: "POST", headers: { Cookie: cookie } });
+  assert.equal(resumed.status, 200);
+  assert.deepEqual((await lifecycle.claimable(10)).map((j) => j.jobId), [second!.jobId]);
+  assert.ok(await lifecycle.claim(second!.jobId, "C", now + LEASE, 2));
+  assert.ok(await lifecycle.start(second!.jobId, "C", now + LEASE), "after the resume, it starts wherever it is");
+  await close();
+});
+
 Deno.test("one user's long backlog never hides another user's jobs from the pull", async () => {
   const now = Date.now();
   const { t, close } = await cluster(() => now);

@@ -199,12 +199,18 @@ export class Lifecycle {
   /**
    * start (claim): a pending job this instance holds becomes processing under its lease until
    * `leaseUntil`; null when it is no longer pending or no longer ours (cancelled, deleted, adopted
-   * by another instance after our lease lapsed).
+   * by another instance after our lease lapsed), or when its batch is paused (possibly through
+   * another instance, after this one queued the job).
    */
   async start(jobId: string, owner: string, leaseUntil: number): Promise<JobRow | null> {
     const [rows] = await this.#run([
       this.db.update(jobs).set({ status: "processing", progress: 0, leaseExpiresAt: new Date(leaseUntil) })
-        .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"), eq(jobs.leaseOwner, owner))).returning(),
+        .where(and(
+          eq(jobs.id, jobId),
+          eq(jobs.status, "pending"),
+          eq(jobs.leaseOwner, owner),
+          sql`(SELECT status FROM batches WHERE id = jobs.batch_id) <> 'paused'`,
+        )).returning(),
       this.#refreshBatchOfJob(jobId),
     ]) as [JobRow[]];
     return rows[0] ?? null;
@@ -386,16 +392,31 @@ export class Lifecycle {
   }
 
   /**
-   * heartbeat: renews this instance's leases on the jobs it holds (queued or running) until
-   * `leaseUntil`, and records the running ones' progress. Answers the ids still ours: a job
-   * missing from it was taken from us (cancelled, deleted, or adopted after our lease lapsed).
+   * heartbeat: renews this instance's leases on the jobs it holds (queued or running) and on the
+   * completed jobs it is `measuring` until `leaseUntil`, and records the running ones' progress.
+   * Answers the held ids still ours: a job missing from it was taken from us (cancelled, deleted,
+   * or adopted after our lease lapsed).
    */
-  async heartbeat(owner: string, jobIds: string[], leaseUntil: number, progress: Map<string, number>) {
-    if (jobIds.length === 0) return new Set<string>();
+  async heartbeat(
+    owner: string,
+    jobIds: string[],
+    leaseUntil: number,
+    progress: Map<string, number>,
+    measuring: string[] = [],
+  ) {
+    if (jobIds.length === 0 && measuring.length === 0) return new Set<string>();
     const [rows] = await this.#run([
       this.db.update(jobs).set({ leaseExpiresAt: new Date(leaseUntil) })
         .where(and(inArray(jobs.id, jobIds), eq(jobs.leaseOwner, owner), inArray(jobs.status, UNFINISHED)))
         .returning({ id: jobs.id }),
+      // A long measurement keeps its score lease, so no other instance measures the job twice.
+      this.db.update(jobs).set({ leaseExpiresAt: new Date(leaseUntil) })
+        .where(and(
+          inArray(jobs.id, measuring),
+          eq(jobs.leaseOwner, owner),
+          eq(jobs.status, "completed"),
+          eq(jobs.scoreDue, true),
+        )),
       ...[...progress].map(([id, p]) =>
         this.db.update(jobs).set({ progress: p })
           .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.status, "processing")))

@@ -8,6 +8,7 @@ import { findUserById } from "../../../db/queries/users.ts";
 import { planOf } from "../plan.ts";
 import { queuedJob } from "./admission.ts";
 import type { QueuedJob } from "./scheduler.ts";
+import { measuringJobIds } from "./runner.ts";
 import { sweepStoredBefore } from "../../store/mod.ts";
 import type { CompressionCore } from "./core.ts";
 
@@ -99,7 +100,8 @@ export class Retention {
   async heartbeat(): Promise<void> {
     const c = this.#c;
     const held = c.scheduler.heldIds();
-    const ours = await c.lifecycle.heartbeat(c.instanceId, held, c.now() + c.leaseMs, c.progress);
+    const measuring = measuringJobIds(c.scheduler.runningBackgroundIds());
+    const ours = await c.lifecycle.heartbeat(c.instanceId, held, c.now() + c.leaseMs, c.progress, measuring);
     const lost = new Set(held.filter((id) => !ours.has(id)));
     if (lost.size === 0) return;
     c.scheduler.dropQueued((j) => lost.has(j.jobId));

@@ -17,6 +17,13 @@ const formatOf = (mimeType: string): Job["format"] => mimeType === "image/webp" 
 
 export const ORIGINAL_GONE = "The original image is no longer held; please upload it again";
 
+/** Background tasks that measure a job's deferred score are named this, then the job's id. */
+export const SCORE_TASK = "score:";
+
+/** The jobs whose deferred scores the scheduler's `runningBackgroundIds` are measuring. */
+export const measuringJobIds = (taskIds: string[]): string[] =>
+  taskIds.filter((id) => id.startsWith(SCORE_TASK)).map((id) => id.slice(SCORE_TASK.length));
+
 /** A job that cannot go on, with the message its card shows. */
 class JobEnded extends Error {}
 
@@ -34,8 +41,14 @@ export class Runner {
     if (!await this.#c.files.has(queued.jobId, "original")) {
       return this.#fail(queued.jobId, batch.id, ORIGINAL_GONE);
     }
-    const row = await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
-    if (!row) return;
+    const row = batch.status === "paused"
+      ? null
+      : await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
+    if (!row) {
+      // Paused after this instance queued it (maybe through another instance): let it wait.
+      if ((await q.findBatch(this.#c.db, batch.id))?.status === "paused") await this.#wait(queued);
+      return;
+    }
     this.#log("start", row.id);
     this.#c.progress.set(row.id, 0);
     let scoreDue = false;
@@ -108,7 +121,11 @@ export class Runner {
 
   /** Puts a completed job's deferred score on the scheduler's idle-time queue. */
   queueScore(jobId: string, pixels: number): void {
-    this.#c.scheduler.enqueueBackground({ id: `score:${jobId}`, pixels, run: (signal) => this.#score(jobId, signal) });
+    this.#c.scheduler.enqueueBackground({
+      id: `${SCORE_TASK}${jobId}`,
+      pixels,
+      run: (signal) => this.#score(jobId, signal),
+    });
   }
 
   /** Measures a completed result that was served before its score (a deferred score). */
@@ -130,6 +147,23 @@ export class Runner {
       console.error(`Job ${jobId} could not be scored:`, err);
       // The result stays downloadable; the card says it has no measurement.
       await c.lifecycle.scoreArrived(jobId, null);
+    }
+  }
+
+  /**
+   * A job of a paused batch waits: on a shared queue it goes back to the queue, for whichever
+   * instance has room once the batch resumes (through any instance); alone, this instance's
+   * scheduler holds it, and the resume that comes through here releases it.
+   */
+  async #wait(queued: QueuedJob): Promise<void> {
+    const c = this.#c;
+    if (c.sharedQueue) {
+      await c.lifecycle.release(queued.jobId, c.instanceId);
+    } else {
+      c.scheduler.pauseBatch(queued.batchId);
+      c.scheduler.enqueue([queued]);
+      // A resume that came in meanwhile found no mark to clear.
+      if ((await q.findBatch(c.db, queued.batchId))?.status !== "paused") c.scheduler.resumeBatch(queued.batchId);
     }
   }
 

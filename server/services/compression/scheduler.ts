@@ -114,6 +114,11 @@ export class Scheduler {
     return [...this.queuedIds(), ...this.#running.keys()];
   }
 
+  /** Ids of the background tasks running here (e.g. "score:<jobId>"). */
+  runningBackgroundIds(): string[] {
+    return [...this.#runningBackground.keys()];
+  }
+
   get queuedCount(): number {
     return this.#queue.length;
   }
