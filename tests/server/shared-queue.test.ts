@@ -165,6 +165,30 @@ Deno.test("a deferred score no instance measured is measured by an idle instance
   await close();
 });
 
+Deno.test("progress of a job running on one instance is visible through another within a flush", async () => {
+  const now = Date.now();
+  const { t, worker, close } = await cluster(() => now);
+  const { cookie } = await signUp(t, "frida");
+  await upload(t, cookie, [taggedFile("p1")]);
+  const held = new HeldCompressor(1);
+  const b = worker(held);
+  await b.pullQueue();
+  const [call] = await held.started(1);
+  const progressThroughA = async () =>
+    (await (await t.request("/api/jobs", { headers: { Cookie: cookie } })).json()).jobs[0].progress;
+  call!.call.onProgress?.(40);
+  assert.equal(await progressThroughA(), 0, "not stored yet");
+  await b.flushProgress();
+  assert.equal(await progressThroughA(), 40);
+  call!.call.onProgress?.(75);
+  await b.flushProgress();
+  assert.equal(await progressThroughA(), 75);
+  call!.finish();
+  await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
+  assert.equal(await progressThroughA(), 100);
+  await close();
+});
+
 Deno.test("a measurement that outlasts its lease keeps it through the heartbeat: no second instance measures it", async () => {
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);

@@ -61,6 +61,9 @@ export interface CompressionServiceOptions {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** How often running jobs' progress is stored on a shared queue, for polls answered by other instances. */
+const PROGRESS_MS = 1000;
+
 export class CompressionService {
   readonly scheduler: Scheduler;
   #core: CompressionCore;
@@ -208,18 +211,23 @@ export class CompressionService {
   adoptOrphans(): Promise<{ resumed: number; failed: number }> {
     return this.#retention.adoptOrphans();
   }
+  flushProgress(): Promise<void> {
+    return this.#retention.flushProgress();
+  }
 
   /**
    * Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases,
-   * or on a shared queue the pull (every pollMs), which takes lapsed leases too.
+   * or on a shared queue the pull (every pollMs), which takes lapsed leases too, and the progress flush.
    */
   startLeaseTimers(): void {
     const { leaseMs } = this.#core;
     this.#timers.push(
       setInterval(() => void this.heartbeat().catch(console.error), Math.max(1, Math.floor(leaseMs / 3))),
     );
-    if (this.#core.sharedQueue) this.#puller?.start(this.#pollMs);
-    else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs));
+    if (this.#core.sharedQueue) {
+      this.#timers.push(setInterval(() => void this.#retention.flushProgress().catch(console.error), PROGRESS_MS));
+      this.#puller?.start(this.#pollMs);
+    } else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs));
   }
 
   /**

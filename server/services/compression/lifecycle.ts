@@ -417,12 +417,22 @@ export class Lifecycle {
           eq(jobs.status, "completed"),
           eq(jobs.scoreDue, true),
         )),
-      ...[...progress].map(([id, p]) =>
-        this.db.update(jobs).set({ progress: p })
-          .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.status, "processing")))
-      ),
+      ...this.#progressItems(owner, progress),
     ]) as [{ id: string }[]];
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** progress: records the running jobs' progress, for polls that reach other instances. */
+  async recordProgress(owner: string, progress: Map<string, number>): Promise<void> {
+    const items = this.#progressItems(owner, progress);
+    if (items.length > 0) await this.#run(items);
+  }
+
+  #progressItems(owner: string, progress: Map<string, number>): BatchItem<"sqlite">[] {
+    return [...progress].map(([id, p]) =>
+      this.db.update(jobs).set({ progress: p })
+        .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.status, "processing")))
+    );
   }
 
   /**

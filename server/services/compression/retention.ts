@@ -19,6 +19,8 @@ export class Retention {
   #c: CompressionCore;
 
   #rescore: (jobId: string, pixels: number) => void;
+  /** The progress last stored per running job (flushProgress writes only what changed). */
+  #flushed = new Map<string, number>();
 
   constructor(core: CompressionCore, rescore: (jobId: string, pixels: number) => void) {
     this.#c = core;
@@ -106,6 +108,18 @@ export class Retention {
     if (lost.size === 0) return;
     c.scheduler.dropQueued((j) => lost.has(j.jobId));
     for (const id of lost) void c.scheduler.abort(id);
+  }
+
+  /**
+   * Stores the progress that changed since the last flush: on a shared database a poll may reach
+   * an instance that does not run the job, and reads it there (between heartbeats, which store it too).
+   */
+  async flushProgress(): Promise<void> {
+    const changed = new Map([...this.#c.progress].filter(([id, p]) => this.#flushed.get(id) !== p));
+    for (const id of this.#flushed.keys()) if (!this.#c.progress.has(id)) this.#flushed.delete(id);
+    if (changed.size === 0) return;
+    await this.#c.lifecycle.recordProgress(this.#c.instanceId, changed);
+    for (const [id, p] of changed) this.#flushed.set(id, p);
   }
 
   /** On shutdown: the jobs still held here go back to pending for another instance (or the next start). */
