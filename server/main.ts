@@ -4,7 +4,7 @@ import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
-import { SlidingWindow } from "./services/sliding-window.ts";
+import { RegistrationLimit } from "./services/registration-limit.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
@@ -91,8 +91,8 @@ async function main() {
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
     db: database.db,
-    throttle: new LoginThrottle(),
-    registrations: new SlidingWindow(env.REGISTRATIONS_PER_HOUR, HOUR_MS),
+    throttle: new LoginThrottle(database.db),
+    registrations: new RegistrationLimit(database.db, env.REGISTRATIONS_PER_HOUR, HOUR_MS),
     compression,
     billing: createBilling(env),
     adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,
