@@ -5,6 +5,7 @@ import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
 import { RegistrationLimit } from "./services/registration-limit.ts";
+import { pruneThrottles } from "./services/throttle-retention.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
@@ -87,6 +88,8 @@ async function main() {
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
   const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);
   const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
+  // Every instance sweeps: a DELETE on the indexed time column, cheap when another just did.
+  const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(console.error), 60_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
@@ -116,6 +119,7 @@ async function main() {
     clearInterval(sweeper);
     clearInterval(straySweeper);
     clearInterval(sessionSweeper);
+    clearInterval(throttleSweeper);
     await compression.drain(DRAIN_MS);
     await server.shutdown();
     await compressor.close();
