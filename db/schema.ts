@@ -130,6 +130,28 @@ export const contactMessages = sqliteTable("contact_messages", {
   createdAt: createdAt(),
 });
 
+/**
+ * One row per counted event (a failed or pending sign-in, a sign-up) under a key: a SHA-256 of
+ * what is counted (pair, address, username), never the address itself. Shared by every instance
+ * on the database; rows older than the longest window are pruned (ADR 019).
+ */
+export const throttleEvents = sqliteTable("throttle_events", {
+  id: integer("id").primaryKey(),
+  key: text("key").notNull(),
+  /** Unix ms. */
+  at: integer("at").notNull(),
+}, (t) => [
+  index("throttle_events_key_at_idx").on(t.key, t.at),
+  index("throttle_events_at_idx").on(t.at),
+]);
+
+/** Addresses a user signed in from (key: SHA-256 of username and address), exempt from the per-username cap. */
+export const knownAddresses = sqliteTable("known_addresses", {
+  key: text("key").primaryKey(),
+  /** Unix ms of the last successful sign-in from there. */
+  lastSuccessAt: integer("last_success_at").notNull(),
+}, (t) => [index("known_addresses_last_success_idx").on(t.lastSuccessAt)]);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type BatchRow = typeof batches.$inferSelect;

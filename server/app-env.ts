@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import type { UserRow } from "../db/schema.ts";
 import type { LoginThrottle } from "./services/login-throttle.ts";
-import type { SlidingWindow } from "./services/sliding-window.ts";
+import type { RegistrationLimit } from "./services/registration-limit.ts";
 import type { CompressionService } from "./services/compression/compression-service.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
@@ -10,9 +10,10 @@ import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
   db: Db;
+  /** Sign-in failures, counted in `db` (ADR 019). */
   throttle: LoginThrottle;
-  /** Sign-ups per address (REGISTRATIONS_PER_HOUR). */
-  registrations: SlidingWindow;
+  /** Sign-ups per address (REGISTRATIONS_PER_HOUR), counted in `db`. */
+  registrations: RegistrationLimit;
   compression: CompressionService;
   /** Stripe, or local test billing when no Stripe keys are set. */
   billing: BillingProvider;

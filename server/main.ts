@@ -4,7 +4,8 @@ import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
-import { SlidingWindow } from "./services/sliding-window.ts";
+import { RegistrationLimit } from "./services/registration-limit.ts";
+import { pruneThrottles } from "./services/throttle-retention.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
@@ -87,12 +88,14 @@ async function main() {
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
   const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);
   const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
+  // Every instance sweeps: a DELETE on the indexed time column, cheap when another just did.
+  const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(console.error), 60_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
     db: database.db,
-    throttle: new LoginThrottle(),
-    registrations: new SlidingWindow(env.REGISTRATIONS_PER_HOUR, HOUR_MS),
+    throttle: new LoginThrottle(database.db),
+    registrations: new RegistrationLimit(database.db, env.REGISTRATIONS_PER_HOUR, HOUR_MS),
     compression,
     billing: createBilling(env),
     adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,
@@ -116,6 +119,7 @@ async function main() {
     clearInterval(sweeper);
     clearInterval(straySweeper);
     clearInterval(sessionSweeper);
+    clearInterval(throttleSweeper);
     await compression.drain(DRAIN_MS);
     await server.shutdown();
     await compressor.close();

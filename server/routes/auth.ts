@@ -11,7 +11,7 @@ import type { LogoutOthersResponse } from "../../contract/accounts.ts";
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
     const { db, registrations } = c.var.deps;
-    const wait = registrations.take(clientIp(c));
+    const wait = await registrations.take(clientIp(c));
     if (wait > 0) {
       throw new ApiError(429, "Too many new accounts from your network; please try again later", {
         "Retry-After": String(wait),

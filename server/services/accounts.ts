@@ -43,17 +43,17 @@ export async function login(
   ip: string,
 ): Promise<UserRow> {
   const { username, password } = parseInput(loginSchema, input);
-  const wait = throttle.retryAfter(username, ip);
-  if (wait > 0) {
-    throw new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": String(wait) });
+  // Counted as a failure from here on, unless the password turns out right.
+  const attempt = await throttle.begin(username, ip);
+  if (attempt.retryAfter > 0) {
+    throw new ApiError(429, "Too many failed sign-in attempts; try again later", {
+      "Retry-After": String(attempt.retryAfter),
+    });
   }
   const row = await findUserByUsername(db, username);
   // Verify against a dummy hash for unknown users so timing does not reveal who exists.
   const ok = await verifyPassword(password, row?.passwordHash ?? await dummyHash);
-  if (!row || !ok) {
-    throttle.recordFailure(username, ip);
-    throw new ApiError(401, BAD_CREDENTIALS);
-  }
-  throttle.recordSuccess(username, ip);
+  if (!row || !ok) throw new ApiError(401, BAD_CREDENTIALS);
+  await throttle.recordSuccess(username, ip, attempt);
   return row;
 }

@@ -6,9 +6,17 @@
  * - per username across addresses: a distributed guess at one account is capped,
  *   but an address the user has signed in from recently is exempt, so failures
  *   sent from elsewhere never lock the owner out.
- * In memory, per process; a restart forgets, which only loosens it.
+ * Counted in the database (ADR 019), so every instance on it shares the counts and a restart keeps them.
  */
-import { forgetOldest } from "./sliding-window.ts";
+import type { Db } from "../../db/client.ts";
+import {
+  claimSignInAttempt,
+  recordEvents,
+  recordSignInSuccess,
+  type SignInGate,
+  type SignInKeys,
+  signInState,
+} from "../../db/queries/throttle.ts";
 
 export interface ThrottleLimits {
   windowMs: number;
@@ -31,64 +39,83 @@ export const DEFAULT_THROTTLE: ThrottleLimits = {
   knownForMs: 30 * 24 * 60 * 60_000,
 };
 
-/** Beyond this many tracked keys, the oldest are forgotten (bounded memory under a spray). */
-const MAX_KEYS = 100_000;
+/** An attempt `begin` let through, already counted as a failure; `retryAfter` > 0 when it was refused. */
+export interface SignInAttempt {
+  retryAfter: number;
+  ids: number[];
+}
 
 export class LoginThrottle {
-  #failures = new Map<string, number[]>();
-  #known = new Map<string, number>();
-
-  constructor(private limits: ThrottleLimits = DEFAULT_THROTTLE, private now = () => Date.now()) {}
+  constructor(
+    private readonly db: Db,
+    readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Seconds until this username may be tried from this address, or 0 when it may now. */
-  retryAfter(username: string, ip: string): number {
-    const user = username.toLowerCase();
-    const waits = [this.#pairWait(user, ip), this.#windowWait(`ip:${ip}`, this.limits.perIp)];
-    if (!this.#isKnown(user, ip)) waits.push(this.#windowWait(`u:${user}`, this.limits.perUsername));
+  async retryAfter(username: string, ip: string): Promise<number> {
+    const gate = this.#gate();
+    const s = await signInState(this.db, keysOf(username, ip), gate);
+    const waits = [this.#pairWait(s.pairCount, s.pairLast, gate.now), this.#windowWait(s.ipNth, gate.now)];
+    const known = s.knownAt !== null && s.knownAt > gate.knownSince;
+    if (!known) waits.push(this.#windowWait(s.userNth, gate.now));
     return Math.max(...waits.map((ms) => Math.ceil(ms / 1000)));
   }
 
-  recordFailure(username: string, ip: string): void {
-    const user = username.toLowerCase();
-    for (const key of [`p:${user}\n${ip}`, `ip:${ip}`, `u:${user}`]) {
-      const list = this.#recent(key);
-      list.push(this.now());
-      this.#failures.set(key, list);
-    }
-    forgetOldest(this.#failures, MAX_KEYS);
+  /**
+   * Admits an attempt and counts it as a failure in the same statement, unless it must wait.
+   * Counting before the password is checked closes the gap a check-then-record would leave
+   * (a slow hash during which concurrent guesses all pass the check); `recordSuccess` takes
+   * the count back.
+   */
+  async begin(username: string, ip: string): Promise<SignInAttempt> {
+    const ids = await claimSignInAttempt(this.db, keysOf(username, ip), this.#gate());
+    if (ids.length > 0) return { retryAfter: 0, ids };
+    // Refused: the wait for the header. An event that aged out between the two reads gives 0; ask again in 1 s.
+    return { retryAfter: Math.max(1, await this.retryAfter(username, ip)), ids: [] };
   }
 
-  recordSuccess(username: string, ip: string): void {
-    const user = username.toLowerCase();
-    this.#failures.delete(`p:${user}\n${ip}`);
-    this.#known.set(`${user}\n${ip}`, this.now());
-    forgetOldest(this.#known, MAX_KEYS);
+  async recordFailure(username: string, ip: string): Promise<void> {
+    const keys = keysOf(username, ip);
+    await recordEvents(this.db, [keys.pair, keys.ip, keys.user], this.now());
   }
 
-  #isKnown(user: string, ip: string): boolean {
-    const at = this.#known.get(`${user}\n${ip}`);
-    return at !== undefined && this.now() - at < this.limits.knownForMs;
+  /** Forgets the pair's failures (and the attempt's own count) and makes the address known for this user. */
+  async recordSuccess(username: string, ip: string, attempt?: SignInAttempt): Promise<void> {
+    await recordSignInSuccess(this.db, keysOf(username, ip), attempt?.ids ?? [], this.now());
   }
 
-  #pairWait(user: string, ip: string): number {
-    const list = this.#recent(`p:${user}\n${ip}`);
-    const over = list.length - this.limits.perPair;
-    if (over < 0) return 0;
+  #gate(): SignInGate {
+    const now = this.now();
+    const l = this.limits;
+    return {
+      now,
+      since: now - l.windowMs,
+      knownSince: now - l.knownForMs,
+      perPair: l.perPair,
+      firstWaitMs: l.firstWaitMs,
+      maxWaitMs: l.windowMs,
+      perIp: l.perIp,
+      perUsername: l.perUsername,
+    };
+  }
+
+  #pairWait(count: number, last: number | null, now: number): number {
+    const over = count - this.limits.perPair;
+    if (over < 0 || last === null) return 0;
     const wait = Math.min(this.limits.windowMs, this.limits.firstWaitMs * 2 ** over);
-    return Math.max(0, list[list.length - 1]! + wait - this.now());
+    return Math.max(0, last + wait - now);
   }
 
-  #windowWait(key: string, limit: number): number {
-    const list = this.#recent(key);
-    if (list.length < limit) return 0;
-    // The window reopens when the oldest failure that keeps us at the limit ages out.
-    return Math.max(1, list[list.length - limit]! + this.limits.windowMs - this.now());
+  /** The window reopens when the oldest failure that keeps it at the limit ages out. */
+  #windowWait(nthNewest: number | null, now: number): number {
+    if (nthNewest === null) return 0;
+    return Math.max(1, nthNewest + this.limits.windowMs - now);
   }
+}
 
-  #recent(key: string): number[] {
-    const cutoff = this.now() - this.limits.windowMs;
-    const list = (this.#failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length === 0) this.#failures.delete(key);
-    return list;
-  }
+/** Usernames are case-insensitive; the prefixes keep the kinds of key apart in the one table. */
+function keysOf(username: string, ip: string): SignInKeys {
+  const user = username.toLowerCase();
+  return { pair: `p:${user}\n${ip}`, ip: `ip:${ip}`, user: `u:${user}`, known: `k:${user}\n${ip}` };
 }

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import { createTestApp, jsonInit, signUp, type TestApp, upload, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
-import { SlidingWindow } from "../../server/services/sliding-window.ts";
 import { CodecError } from "../../codecs/mod.ts";
 
 const MB = 1024 * 1024;
@@ -343,7 +342,7 @@ Deno.test("[regression] one session flooding GET /api/jobs gets 429 while anothe
 // ---- 12. accounts and sessions -------------------------------------------------------------------------------
 
 Deno.test("[regression] registration is limited per address", async () => {
-  const t = await createTestApp({ registrations: new SlidingWindow(3, 3_600_000) });
+  const t = await createTestApp({ registrationsPerHour: 3 });
   const from = (ip: string) => ({ remoteAddr: { hostname: ip } });
   for (let i = 0; i < 3; i++) {
     const res = await t.request(

@@ -2,7 +2,7 @@ import { createApp } from "../../server/app.ts";
 import type { AppDeps } from "../../server/app-env.ts";
 import { createDb } from "../../db/client.ts";
 import { LoginThrottle } from "../../server/services/login-throttle.ts";
-import { SlidingWindow } from "../../server/services/sliding-window.ts";
+import { RegistrationLimit } from "../../server/services/registration-limit.ts";
 import { type ByteStore, MemoryStore } from "../../server/store/mod.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
@@ -33,6 +33,8 @@ export interface TestAppOptions extends Partial<AppDeps> {
   /** Admission records jobs on the shared queue (ADR 018); instances with workers pull them. */
   sharedQueue?: boolean;
   leaseMs?: number;
+  /** REGISTRATIONS_PER_HOUR (default 1000: tests sign up many users from one address). */
+  registrationsPerHour?: number;
 }
 
 /** A fresh app on its own `:memory:` database. */
@@ -47,6 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     databaseUrl,
     sharedQueue,
     leaseMs,
+    registrationsPerHour,
     ...overrides
   } = options;
   const database = await createDb({ url: databaseUrl ?? ":memory:" });
@@ -64,9 +67,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   });
   const deps: AppDeps = {
     db: database.db,
-    throttle: new LoginThrottle(),
+    throttle: new LoginThrottle(database.db),
     // Tests sign up many users from one address and poll fast; both caps have their own tests.
-    registrations: new SlidingWindow(1000, 3_600_000),
+    registrations: new RegistrationLimit(database.db, registrationsPerHour ?? 1000),
     pollBudget: { burst: 1e9, perSecond: 1e9 },
     compression,
     billing: new LocalTestBilling(),

@@ -96,8 +96,11 @@ export function PrivacyPage() {
             </li>
             <li>
               <strong>IP address:</strong>{" "}
-              used to limit repeated sign-in attempts (kept in memory for 15 minutes) and stored with messages you send
-              through the contact form, to limit spam.
+              used to limit repeated sign-in attempts and new accounts, and stored with messages you send through the
+              contact form, to limit spam. For the limits we keep only a SHA-256 hash of the address (with the username
+              for sign-ins), never the address as written: failed sign-ins and new accounts for about an hour, and each
+              address you signed in from for 30 days after your last sign-in from it, so that failures from elsewhere
+              never lock you out.
             </li>
             <li>
               <strong>Device and browser:</strong>{" "}
