@@ -5,6 +5,7 @@ import type { RegistrationLimit } from "./services/registration-limit.ts";
 import type { CompressionService } from "./services/compression/compression-service.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
+import type { StoreKind } from "../contract/storage.ts";
 import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
 
 /** What the composition root hands to the app; tests build their own. */
@@ -21,6 +22,8 @@ export interface AppDeps {
   adsense?: { client: string; slots: Partial<Record<AdPlacement, string>> };
   /** Folder of the built SPA; absent in API-only tests. */
   webDist?: string;
+  /** The byte store's kind: picks the variant of each page whose statements about images hold. */
+  storeKind: StoreKind;
   /** Extra origins allowed to send state-changing requests (PUBLIC_URL). */
   trustedOrigins: string[];
   /** PUBLIC_URL is https: Secure cookies and HSTS. */

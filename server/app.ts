@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps) {
   api.all("*", (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
 
-  if (deps.webDist) app.get("*", serveSite(deps.webDist));
+  if (deps.webDist) app.get("*", serveSite(deps.webDist, deps.storeKind));
   app.notFound((c) => c.json({ error: "Not found" }, 404));
 
   app.onError((err, c) => {

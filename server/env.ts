@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AD_SLOTS_PATTERN } from "../contract/ads.ts";
+import { DEFAULT_RESULT_TTL_SECONDS } from "../contract/storage.ts";
 import { parseStoreUrl, StoreUrlError } from "./store/from-url.ts";
 
 const intFrom = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
@@ -23,7 +24,7 @@ const envSchema = z.object({
   /** How often an instance looks for queued jobs in the shared database (ADR 018). */
   QUEUE_POLL_MS: intFrom(50, 300),
   JOB_TIMEOUT_MS: intFrom(1000, 60_000),
-  RESULT_TTL_SECONDS: intFrom(1, 3600),
+  RESULT_TTL_SECONDS: intFrom(1, DEFAULT_RESULT_TTL_SECONDS),
   MAX_STORE_BYTES: intFrom(1, 1024 ** 3),
   /** Where originals, results and thumbnails live: memory:, file:DIR or s3://BUCKET?endpoint=URL&region=R. */
   STORE_URL: z.string().default("memory:"),

@@ -10,6 +10,13 @@ import { purgeExpiredSessions } from "./services/sessions.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
+import {
+  DEFAULT_RESULT_TTL_SECONDS,
+  retentionPhrase,
+  STATED_RETENTION,
+  type StoreKind,
+  storeVariantPath,
+} from "../contract/storage.ts";
 import { createCodecCompressor, noCompressor } from "./services/compression/codec-compressor.ts";
 import { CompressionService } from "./services/compression/compression-service.ts";
 
@@ -20,11 +27,13 @@ const DRAIN_MS = 30_000;
 
 const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
-async function ensureWebBuilt(): Promise<void> {
+/** Builds web/dist when it is missing, or older than the page variants for this store kind (ADR 020). */
+async function ensureWebBuilt(kind: StoreKind): Promise<void> {
   try {
     await Deno.stat(`${WEB_DIST}/index.html`);
+    await Deno.stat(`${WEB_DIST}/${storeVariantPath("shell.html", kind)}`);
   } catch {
-    console.log("web/dist is missing: building the web app first");
+    console.log(`web/dist is missing or has no pages for the ${kind} store: building the web app first`);
     const { success } = await new Deno.Command(Deno.execPath(), { args: ["task", "build"] }).spawn().status;
     if (!success) throw new Error("The web build failed");
   }
@@ -41,7 +50,9 @@ async function main() {
     }
     throw err;
   }
-  await ensureWebBuilt();
+  // Opening contacts nothing yet (see check() below); its kind says which pages the build must hold.
+  const store = openStore(env.STORE_URL, env);
+  await ensureWebBuilt(store.kind);
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   const workers = env.WORKERS ?? navigator.hardwareConcurrency ?? 2;
   // WORKERS=0: this instance serves HTTP only; instances with workers run the jobs it admits.
@@ -52,9 +63,15 @@ async function main() {
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
     inProcess,
   });
-  const store = openStore(env.STORE_URL, env);
   await store.check();
   console.log(`Byte store: ${store.description}`);
+  if (env.RESULT_TTL_SECONDS !== DEFAULT_RESULT_TTL_SECONDS) {
+    // The pages are prerendered at build time: they can follow the store kind, not this number.
+    console.warn(
+      `RESULT_TTL_SECONDS=${env.RESULT_TTL_SECONDS}: images are kept ${retentionPhrase(env.RESULT_TTL_SECONDS)}, ` +
+        `but the public pages say ${STATED_RETENTION}; update contract/storage.ts`,
+    );
+  }
   // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
   const sharedDatabase = !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:";
   const compression = new CompressionService({
@@ -100,6 +117,7 @@ async function main() {
     billing: createBilling(env),
     adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,
     webDist: WEB_DIST,
+    storeKind: store.kind,
     trustedOrigins: publicOrigin ? [publicOrigin] : [],
     secureCookies: publicOrigin?.startsWith("https:") ?? false,
     logRequests: env.LOG_REQUESTS,

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { extname, join, normalize } from "node:path";
 import { isAppPath } from "../contract/routes.ts";
+import { DEFAULT_STORE_KIND, type StoreKind, storeVariantPath } from "../contract/storage.ts";
 import { SESSION_COOKIE } from "./services/sessions.ts";
 
 const TYPES: Record<string, string> = {
@@ -47,10 +48,34 @@ async function readPrecompressed(
 }
 
 /**
+ * An HTML page as prerendered for this store kind (`privacy/index.s3.html`), so its statements
+ * about images hold (ADR 020). The plain file (the memory variant) stands in only when the
+ * variant is missing: a build from before variants, or Vite's dev output.
+ */
+async function readPage(dist: string, path: string, kind: StoreKind, acceptEncoding: string | undefined) {
+  const variant = storeVariantPath(path, kind);
+  return (variant !== path ? await readPrecompressed(dist, variant, acceptEncoding) : null) ??
+    await readPrecompressed(dist, path, acceptEncoding);
+}
+
+/** A build from before variants would tell visitors what the memory store does: say so at start. */
+function warnIfVariantsMissing(dist: string, kind: StoreKind): void {
+  if (kind === DEFAULT_STORE_KIND) return;
+  const shell = storeVariantPath("shell.html", kind);
+  try {
+    Deno.statSync(join(dist, shell));
+  } catch {
+    console.warn(`web/dist has no ${shell}: pages will describe the memory store; run \`deno task build\``);
+  }
+}
+
+/**
  * Serves the built web app: real files, then a page's prerendered HTML
  * (`about/index.html`), then the SPA shell; unknown pages get the shell with 404.
+ * HTML comes in the variant for `storeKind`, the byte store this server runs with.
  */
-export function serveSite(dist: string) {
+export function serveSite(dist: string, storeKind: StoreKind) {
+  warnIfVariantsMissing(dist, storeKind);
   return async (c: Context) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return c.json({ error: "Not found" }, 404);
     let path: string;
@@ -76,9 +101,9 @@ export function serveSite(dist: string) {
     const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
     const app = isAppPath(safe);
     const accept = c.req.header("Accept-Encoding");
-    const prerendered = app && !signedIn ? await readPrecompressed(dist, join(safe, "index.html"), accept) : null;
-    const page = prerendered ?? await readPrecompressed(dist, app ? "shell.html" : "404.html", accept) ??
-      await readPrecompressed(dist, "index.html", accept);
+    const prerendered = app && !signedIn ? await readPage(dist, join(safe, "index.html"), storeKind, accept) : null;
+    const page = prerendered ?? await readPage(dist, app ? "shell.html" : "404.html", storeKind, accept) ??
+      await readPage(dist, "index.html", storeKind, accept);
     if (!page) return c.text("The web app is not built: run `deno task build`", 500);
     return c.body(page.body, app ? 200 : 404, {
       "Content-Type": TYPES[".html"]!,

@@ -7,6 +7,7 @@
  * its own: the app decides what to delete and when (from the database, and `sweepStoredBefore`
  * over `list()` for strays), and checks room with a `ByteBudget` (budget.ts) before it stores.
  */
+import type { StoreKind } from "../../contract/storage.ts";
 
 /** What `put` accepts. A stream needs its size up front (`PutOptions.size`). */
 export type StoreBody = Uint8Array | Blob | ReadableStream<Uint8Array>;
@@ -63,7 +64,8 @@ export interface ByteStore {
   close(): Promise<void>;
 }
 
-export type StoreKind = "memory" | "file" | "s3";
+/** Defined with what the site says about each kind (contract/storage.ts). */
+export type { StoreKind } from "../../contract/storage.ts";
 
 /** A backend failed in a way the caller cannot fix by retrying with other input (bad credentials, no bucket). */
 export class StoreError extends Error {

@@ -46,14 +46,15 @@ export interface E2eContext {
   step(name: string, fn: () => Promise<void>): Promise<boolean>;
 }
 
-export function e2eSuite(name: string, fn: (ctx: E2eContext) => Promise<void>) {
+/** `env` adds to the server's environment (e.g. a STORE_URL). */
+export function e2eSuite(name: string, fn: (ctx: E2eContext) => Promise<void>, env: Record<string, string> = {}) {
   Deno.test({
     name,
     ignore: browserMissing,
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {
-      const server = await startServer();
+      const server = await startServer(env);
       const browser = await launchBrowser();
       try {
         await fn({

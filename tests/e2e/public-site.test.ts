@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
+import { STORE_STATEMENTS } from "../../contract/storage.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
@@ -182,3 +183,30 @@ e2eSuite("the public site in the browser", async ({ newPage, step }) => {
     await page.context().close();
   });
 });
+
+// A file: store keeps images on disk: the server sends the pages' file variant (ADR 020). The folder is
+// the store's alone and goes with the suite.
+const fileStore = Deno.makeTempDirSync({ prefix: "e2e-store-" });
+e2eSuite("the public site of a server with a file: store in the browser", async ({ newPage, step }) => {
+  try {
+    await step("pages hydrate with the file store's statements, and keep them on navigation and sign-in", async () => {
+      const page = await newPage();
+      const errors = collectErrors(page);
+      await page.goto("/privacy");
+      await hydrated(page);
+      await page.getByText(STORE_STATEMENTS.file.privacyLead).waitFor();
+      assert.equal(await page.getByText(/never written to disk|never touch the disk/).count(), 0);
+      // Rendered by the client from here on, with the kind the first page's meta tag gave.
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" }).click();
+      await page.getByRole("heading", { level: 1, name: "About SqueezeJPEG" }).waitFor();
+      await page.getByText(STORE_STATEMENTS.file.short, { exact: false }).waitFor();
+      assert.deepEqual(errors, []);
+      // /auth is the bare shell (it asks GET /api/user, a 401 for a visitor): its own meta tag names the kind.
+      await page.goto("/auth");
+      await page.getByText(STORE_STATEMENTS.file.short, { exact: true }).waitFor();
+      await page.context().close();
+    });
+  } finally {
+    await Deno.remove(fileStore, { recursive: true });
+  }
+}, { STORE_URL: `file:${fileStore}` });

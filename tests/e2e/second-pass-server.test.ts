@@ -222,8 +222,8 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       assert.ok(third.sourceJobId === first.id, JSON.stringify(third));
       assert.equal(uploads.requests, 1);
 
-      // A refusal reads as the server wrote it (here: the originals expired from memory).
-      const expired = "The originals are no longer in memory; upload the files again";
+      // A refusal reads as the server wrote it (here: the originals expired).
+      const expired = "The originals have been deleted (images are kept for an hour after compression); upload again";
       await page.route(
         "**/api/jobs/*/recompress",
         (route) =>

@@ -1,7 +1,8 @@
 /**
  * The server as Deno Deploy runs it: no FFI, no writable disk, no Web Workers (the codec in
  * process, CODEC_IN_PROCESS=true), the database on a libSQL server (sqld) and the bytes on S3
- * (s3rver). Sign-up, upload, completed, download over HTTP against the real process.
+ * (s3rver). Sign-up, upload, completed, download over HTTP against the real process; its pages
+ * describe the S3 store.
  */
 import assert from "node:assert/strict";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
@@ -32,6 +33,10 @@ Deno.test({
       }, { denoFlags: ["-A", "--deny-ffi", "--deny-write"] });
       try {
         assert.ok(server.stdout.some((l) => l.includes("in process")), server.stdout.join("\n"));
+        // The pages a visitor gets describe the S3 store the process runs with (ADR 020).
+        const privacy = await (await fetch(`${server.url}/privacy`)).text();
+        assert.match(privacy, /<meta name="store-kind" content="s3"/);
+        assert.doesNotMatch(privacy, /never written to disk/);
         const cookie = await remoteSignUp(server.url, "deployed");
         const res = await remoteUpload(server.url, cookie, [await fixtureFile("base.jpg")]);
         assert.equal(res.status, 201, await res.clone().text());

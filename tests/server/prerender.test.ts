@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { ARTICLE_COUNT, isAppPath, publicPaths } from "../../contract/routes.ts";
+import { STORE_KINDS, storeVariantPath } from "../../contract/storage.ts";
 import { createTestApp, signUp, type TestApp } from "../setup/app-harness.ts";
 
 const DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -20,7 +22,7 @@ try {
 const PAGES: Record<string, { h1: RegExp; text: RegExp[] }> = {
   "/": { h1: /Compress JPEG images without losing quality/, text: [/Upload Images/, /Learn Image Compression/] },
   "/about": { h1: /About SqueezeJPEG/, text: [/Our mission/, /MozJPEG engine/, /Get in Touch/] },
-  "/privacy": { h1: /Privacy Policy/, text: [/Last updated:/, /argon2id/, /one hour after the compression/] },
+  "/privacy": { h1: /Privacy Policy/, text: [/Last updated:/, /argon2id/, /an hour after the compression/] },
   "/contact": { h1: /Contact Us/, text: [/Monday-Friday, 9 AM-6 PM EST/, /Start Chat/, /Frequently Asked Questions/] },
   "/articles": { h1: /Image Compression Articles/, text: [/Popular Categories/, /Read Article/, /© 2025/] },
 };
@@ -156,3 +158,36 @@ Deno.test("pages and assets go out precompressed to browsers that accept brotli 
     const original = await t.request(script);
     assert.equal(js, await original.text());
   }));
+
+/** Every HTML file of the build under `dir`, as paths relative to DIST. */
+async function htmlFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) out.push(...await htmlFiles(path));
+    else if (entry.name.endsWith(".html")) out.push(relative(DIST, path));
+  }
+  return out;
+}
+
+Deno.test("every HTML output exists once per store kind, with its meta tag and the same precompressed twins", async () => {
+  const all = new Set(await htmlFiles(DIST));
+  const variantName = new RegExp(`\\.(${STORE_KINDS.join("|")})\\.html$`);
+  const pages = [...all].filter((p) => !variantName.test(p));
+  // Each public page, 404.html and shell.html.
+  assert.equal(pages.length, publicPaths.length + 2, pages.join(", "));
+  assert.equal(all.size, pages.length * STORE_KINDS.length);
+  const exists = (path: string) => Deno.stat(join(DIST, path)).then(() => true, () => false);
+  for (const page of pages) {
+    const twins = await exists(`${page}.br`);
+    assert.equal(await exists(`${page}.gz`), twins);
+    for (const kind of STORE_KINDS) {
+      const variant = storeVariantPath(page, kind);
+      const html = await Deno.readTextFile(join(DIST, variant));
+      assert.equal(html.match(/<meta name="store-kind" content="([^"]*)"/g)?.length, 1, variant);
+      assert.match(html, new RegExp(`<meta name="store-kind" content="${kind}"`), variant);
+      assert.equal(await exists(`${variant}.br`), twins, `${variant}.br`);
+      assert.equal(await exists(`${variant}.gz`), twins, `${variant}.gz`);
+    }
+  }
+});

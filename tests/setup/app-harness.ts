@@ -54,10 +54,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
   } = options;
   const database = await createDb({ url: databaseUrl ?? ":memory:" });
   const compressor = given ?? (pool ? createCodecCompressor({ workers: pool, jobTimeoutMs: 30_000 }) : noCompressor);
+  const byteStore = store ?? new MemoryStore();
   const compression = new CompressionService({
     db: database.db,
     compressor,
-    store: store ?? new MemoryStore(),
+    store: byteStore,
     maxStoreBytes: maxStoreBytes ?? 512 * 1024 * 1024,
     resultTtlMs: resultTtlMs ?? 3_600_000,
     now,
@@ -73,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     pollBudget: { burst: 1e9, perSecond: 1e9 },
     compression,
     billing: new LocalTestBilling(),
+    storeKind: byteStore.kind,
     trustedOrigins: [],
     secureCookies: false,
     logRequests: false,

@@ -12,21 +12,22 @@ import { articleTitle } from "../src/features/articles/page-meta.ts";
 import { NOT_FOUND_META, PUBLIC_PAGE_META } from "../src/features/public/page-meta.ts";
 import { absoluteUrl } from "./sitemap.ts";
 import type { PageHead } from "./head.ts";
+import type { StoreKind } from "../../contract/storage.ts";
 
 export { articles, publicPaths };
 
 /**
- * The page's HTML as a signed-out visitor gets it. The article body is loaded first so the
- * page renders in one synchronous pass: complete HTML without React's streaming scripts
- * (inline scripts would also be refused by our Content-Security-Policy).
+ * The page's HTML as a signed-out visitor gets it from a server whose byte store is `storeKind`.
+ * The article body is loaded first so the page renders in one synchronous pass: complete HTML
+ * without React's streaming scripts (inline scripts would also be refused by our Content-Security-Policy).
  */
-export async function renderPage(path: string): Promise<string> {
+export async function renderPage(path: string, storeKind: StoreKind): Promise<string> {
   const article = path.match(/^\/article(\d+)$/);
   if (article) await loadArticle(Number(article[1]));
   const queryClient = createQueryClient();
   // Prerendering happens without a user: render the visitor view, not a spinner.
   queryClient.setQueryData(USER_QUERY_KEY, null);
-  const html = renderToString(<App queryClient={queryClient} ssrPath={path} />);
+  const html = renderToString(<App queryClient={queryClient} ssrPath={path} storeKind={storeKind} />);
   queryClient.clear();
   if (html.includes("<!--$?-->") || html.includes("<!--$!-->")) {
     throw new Error(`Prerendering ${path} left a Suspense boundary unresolved`);

@@ -1,3 +1,5 @@
+import { STORE_KIND_META, type StoreKind } from "../../contract/storage.ts";
+
 /** The <head> tags a prerendered page carries (title, description, canonical, Open Graph, JSON-LD). */
 export interface PageHead {
   title: string;
@@ -33,6 +35,17 @@ export function headTags(head: PageHead): string {
   if (head.noindex) tags.push(`<meta name="robots" content="noindex" />`);
   if (head.jsonLd) tags.push(`<script type="application/ld+json">${scriptSafeJson(head.jsonLd)}</script>`);
   return tags.join("\n    ");
+}
+
+const STORE_KIND_TAG = new RegExp(`<meta\\s+name="${STORE_KIND_META}"\\s+content="[^"]*"\\s*/?>`);
+
+/**
+ * Sets the page's `<meta name="store-kind">` (web/index.html carries it, set to the default), from
+ * which the browser learns the store kind the page was rendered for (ADR 020).
+ */
+export function withStoreKind(html: string, kind: StoreKind): string {
+  if (!STORE_KIND_TAG.test(html)) throw new Error(`web/dist/index.html lacks the <meta name="${STORE_KIND_META}">`);
+  return html.replace(STORE_KIND_TAG, `<meta name="${STORE_KIND_META}" content="${kind}" />`);
 }
 
 /**

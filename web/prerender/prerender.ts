@@ -4,12 +4,17 @@
  * SPA shell as `shell.html` for the other app routes, writes `404.html`, `sitemap.xml` and
  * `robots.txt`, then `.br`/`.gz` twins of the text files. Absolute URLs use PUBLIC_URL, else
  * http://localhost:8000.
+ *
+ * Every HTML file is written once per byte store kind (`index.html`, `index.file.html`,
+ * `index.s3.html`, see contract/storage.ts): what the pages say about images depends on where
+ * the server keeps them, and the server picks the variant for its STORE_URL (ADR 020).
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "vite";
-import { fillTemplate } from "./head.ts";
+import { fillTemplate, type PageHead, withStoreKind } from "./head.ts";
+import { STORE_KINDS, storeVariantPath } from "../../contract/storage.ts";
 import { robotsTxt, sitemapXml } from "./sitemap.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -79,43 +84,41 @@ async function main() {
   const template = await Deno.readTextFile(templatePath).catch(() => {
     throw new Error("web/dist/index.html is missing: run `vite build` first");
   });
-  await Deno.writeTextFile(shellPath, template);
 
   const tmp = await Deno.makeTempDir({ prefix: "prerender-" });
   try {
     const entry = await loadEntry(tmp);
-    const written: string[] = [];
+    const pages: { path: string; head: PageHead; file: string }[] = [];
     const skipped: string[] = [];
     for (const path of entry.publicPaths) {
-      let head;
       try {
-        head = entry.headFor(path, base);
+        pages.push({ path, head: entry.headFor(path, base), file: outputFile(path) });
       } catch (err) {
         // An article still being written: the route falls back to the shell until its file exists.
         skipped.push(`${path} (${(err as Error).message})`);
-        continue;
       }
-      const html = fillTemplate(template, head, await entry.renderPage(path), path);
-      const file = outputFile(path);
-      await Deno.mkdir(join(file, ".."), { recursive: true });
-      await Deno.writeTextFile(file, html);
-      written.push(path);
     }
-    const notFound = fillTemplate(
-      template,
-      entry.headFor(entry.NOT_FOUND_PATH, base),
-      await entry.renderPage(entry.NOT_FOUND_PATH),
-      entry.NOT_FOUND_PATH,
-    );
-    await Deno.writeTextFile(join(DIST, "404.html"), notFound);
+    const { NOT_FOUND_PATH } = entry;
+    pages.push({ path: NOT_FOUND_PATH, head: entry.headFor(NOT_FOUND_PATH, base), file: join(DIST, "404.html") });
+    for (const page of pages) await Deno.mkdir(join(page.file, ".."), { recursive: true });
+
+    for (const kind of STORE_KINDS) {
+      const variant = (file: string) => storeVariantPath(file, kind);
+      await Deno.writeTextFile(variant(shellPath), withStoreKind(template, kind));
+      for (const { path, head, file } of pages) {
+        const html = fillTemplate(template, head, await entry.renderPage(path, kind), path);
+        await Deno.writeTextFile(variant(file), withStoreKind(html, kind));
+      }
+    }
+    const written = pages.map((p) => p.path).filter((p) => p !== NOT_FOUND_PATH);
 
     const today = new Date().toISOString().slice(0, 10);
     await Deno.writeTextFile(join(DIST, "sitemap.xml"), sitemapXml(base, written, today));
     await Deno.writeTextFile(join(DIST, "robots.txt"), robotsTxt(base));
     const compressed = await precompress(DIST);
     console.log(
-      `Prerendered ${written.length} pages, 404.html, sitemap.xml and robots.txt for ${base}; ` +
-        `${compressed} files precompressed`,
+      `Prerendered ${written.length} pages, 404.html and shell.html for stores ${STORE_KINDS.join(", ")}, ` +
+        `sitemap.xml and robots.txt for ${base}; ${compressed} files precompressed`,
     );
     if (skipped.length) console.warn(`Not prerendered (served as the SPA shell):\n  ${skipped.join("\n  ")}`);
   } finally {

@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { createQueryClient } from "./api/query-client.ts";
 import { App } from "./app/app.tsx";
 import { USER_QUERY_KEY } from "./features/auth/api/get-user.ts";
+import { storeKindOf } from "./lib/store-kind.ts";
 import "./styles.css";
 
 const root = document.getElementById("root")!;
@@ -15,7 +16,7 @@ const prerendered = root.firstElementChild !== null;
 if (prerendered) queryClient.setQueryData(USER_QUERY_KEY, null);
 const app = (
   <StrictMode>
-    <App queryClient={queryClient} />
+    <App queryClient={queryClient} storeKind={storeKindOf(document)} />
   </StrictMode>
 );
 if (prerendered) hydrateRoot(root, app);

@@ -13,6 +13,7 @@ import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
 import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
 import { ApiError } from "../../http-error.ts";
+import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
 import type { QueuedJob } from "./scheduler.ts";
 import { QuotaExceeded } from "./lifecycle.ts";
@@ -167,7 +168,12 @@ export class Admission {
       if (bytes) held.push({ row, original: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }) });
     }
     if (held.length === 0) {
-      throw new ApiError(410, "The originals are no longer in memory; please upload the images again");
+      // Worded for every store kind: the bytes went at expiry or with their job, wherever they were kept.
+      const kept = retentionPhrase(Math.round(this.#c.ttlMs / 1000));
+      throw new ApiError(
+        410,
+        `The originals have been deleted (images are kept for ${kept} after compression); please upload the images again`,
+      );
     }
     const day = utcDay(this.#c.now());
     const entries: NewEntry[] = [];

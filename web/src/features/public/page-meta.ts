@@ -10,7 +10,7 @@ export const PUBLIC_PAGE_META = {
   [paths.home]: {
     title: "SqueezeJPEG: compress JPEG images online",
     description:
-      "Compress JPEG photos with MozJPEG: smaller files at the same visual quality, processed in server memory and deleted automatically. Free for 10 images a day.",
+      "Compress JPEG photos with MozJPEG: smaller files at the same visual quality, kept private and deleted automatically. Free for 10 images a day.",
   },
   [paths.about]: {
     title: "About SqueezeJPEG: fast, private JPEG compression",
@@ -20,7 +20,7 @@ export const PUBLIC_PAGE_META = {
   [paths.privacy]: {
     title: "Privacy Policy | SqueezeJPEG",
     description:
-      "What SqueezeJPEG collects, how long images stay in memory, who we share data with, and how to delete your data.",
+      "What SqueezeJPEG collects, where images are kept and for how long, who we share data with, and how to delete your data.",
   },
   [paths.contact]: {
     title: "Contact SqueezeJPEG support",

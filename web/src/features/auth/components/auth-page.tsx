@@ -9,6 +9,8 @@ import { FormField } from "../../../components/ui/form-field.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { readPendingFileInfo } from "../../../lib/pending-files.ts";
+import { useStoreStatements } from "../../../lib/store-kind.ts";
+import type { StoreStatements } from "../../../../../contract/storage.ts";
 import { useUser } from "../api/get-user.ts";
 import { useLogin } from "../api/login.ts";
 import { useRegister } from "../api/register.ts";
@@ -191,14 +193,14 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-const SIDE = [
+const side = (images: StoreStatements) => [
   {
     title: "Lightning Fast",
     text: "MozJPEG runs on our servers in a pool of workers, so a batch of photos is ready in seconds.",
   },
   {
     title: "Privacy First",
-    text: "Images are processed in memory only and deleted automatically; nothing is written to disk.",
+    text: images.short,
   },
   { title: "Free Account", text: "10 compressions a day for free, files up to 10 MB, no card needed." },
 ];
@@ -230,6 +232,7 @@ export function AuthPage() {
   // Files picked on the landing page: a new visitor most likely needs an account.
   const [waiting] = useState(() => readPendingFileInfo().length);
   const [tab, setTab] = useState(waiting > 0 ? "signup" : "signin");
+  const images = useStoreStatements();
 
   useEffect(() => {
     if (isAuthenticated) navigate(returnPath, { replace: true });
@@ -260,7 +263,7 @@ export function AuthPage() {
       </Card>
       <section aria-label="Why sign up" className="space-y-6">
         <h1 className="text-3xl font-bold tracking-tight">Smaller JPEGs, same photo</h1>
-        {SIDE.map((s) => (
+        {side(images).map((s) => (
           <div key={s.title}>
             <h2 className="font-semibold">{s.title}</h2>
             <p className="text-slate-600">{s.text}</p>

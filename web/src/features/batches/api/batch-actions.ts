@@ -38,7 +38,7 @@ export function useBatchAction() {
 
 /**
  * `POST /api/batches/:id/recompress` (issue 15, item 5): every completed image of the batch again,
- * from the originals in memory, as a new batch; the old results stay.
+ * from the originals the store still holds, as a new batch; the old results stay.
  */
 export const recompressBatch = (id: string, settings: CompressSettings) =>
   apiJson<CompressResponse>("POST", `${batchPath(id)}/recompress`, { settings } satisfies RecompressRequest);

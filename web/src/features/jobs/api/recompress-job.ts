@@ -7,7 +7,7 @@ import { JOBS_QUERY_KEY } from "./get-jobs.ts";
 import { QUEUE_STATUS_QUERY_KEY } from "./get-queue-status.ts";
 
 /**
- * `POST /api/jobs/:id/recompress` (issue 15, item 5): compresses the original still in memory again
+ * `POST /api/jobs/:id/recompress` (issue 15, item 5): compresses the original the store still holds again
  * with `settings`; the answer is a new batch whose job carries `sourceJobId`. The old result stays.
  */
 export const recompressJob = (id: string, settings: CompressSettings) =>

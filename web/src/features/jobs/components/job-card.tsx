@@ -1,5 +1,6 @@
 import { memo, type ReactNode, useState } from "react";
 import { type Job, type MetadataReport, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
+import { STATED_RETENTION } from "../../../../../contract/storage.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
@@ -26,7 +27,7 @@ export interface JobCardProps {
   onDelete: (id: string) => void;
   /** The Compare panel, supplied by the page (features do not import each other). */
   renderCompare: (job: Job, onClose: () => void) => ReactNode;
-  /** Re-compress the original in memory with the settings now in the settings panel. */
+  /** Re-compress the original still held with the settings now in the settings panel. */
   onRecompress?: (job: Job) => void;
   /** Those settings in words, for the button's title. */
   recompressSettings?: string;
@@ -133,7 +134,7 @@ export const JobCard = memo(function JobCard(
               variant="secondary"
               aria-label={`Re-compress ${job.filename} with current settings`}
               title={job.expired
-                ? "The original is no longer in memory; upload it again to re-compress it"
+                ? `The original has been deleted (images are kept for ${STATED_RETENTION} after compression); upload it again to re-compress it`
                 : `Re-compress with current settings${recompressSettings ? `: ${recompressSettings}` : ""}`}
               onClick={() => onRecompress(job)}
               disabled={job.expired}
@@ -141,7 +142,7 @@ export const JobCard = memo(function JobCard(
               Re-compress
             </Button>
           )}
-          {job.expired && <span className="text-xs text-slate-500">The result was deleted from memory</span>}
+          {job.expired && <span className="text-xs text-slate-500">The result was deleted</span>}
           <Button
             size="sm"
             variant="ghost"

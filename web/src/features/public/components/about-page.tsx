@@ -2,10 +2,12 @@ import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { usePage } from "../../../lib/use-page.ts";
+import { useStoreStatements } from "../../../lib/store-kind.ts";
+import type { StoreStatements } from "../../../../../contract/storage.ts";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { PublicLayout } from "./public-layout.tsx";
 
-const VALUES = [
+const values = (images: StoreStatements) => [
   {
     title: "Quality you can check",
     text:
@@ -14,7 +16,7 @@ const VALUES = [
   {
     title: "Privacy by default",
     text:
-      "Your photos are not our business. They are processed in memory, never written to disk, stripped of GPS and camera metadata unless you ask to keep it, and deleted automatically.",
+      `Your photos are not our business. ${images.short} Results leave out GPS and camera metadata unless you ask to keep it.`,
   },
   {
     title: "Honest limits",
@@ -27,6 +29,7 @@ const VALUES = [
 export function AboutPage() {
   const meta = PUBLIC_PAGE_META[paths.about];
   usePage(meta.title);
+  const images = useStoreStatements();
   return (
     <PublicLayout>
       <div className="mx-auto max-w-4xl px-4 py-12 md:py-16">
@@ -44,7 +47,7 @@ export function AboutPage() {
         <section aria-labelledby="values" className="mt-12">
           <h2 id="values" className="text-2xl font-bold">What we value</h2>
           <div className="mt-6 grid gap-6 md:grid-cols-3">
-            {VALUES.map((v) => (
+            {values(images).map((v) => (
               <div key={v.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
                 <h3 className="text-lg font-semibold">{v.title}</h3>
                 <p className="mt-2 text-slate-700">{v.text}</p>

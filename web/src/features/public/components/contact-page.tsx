@@ -1,14 +1,16 @@
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { usePage } from "../../../lib/use-page.ts";
+import { useStoreStatements } from "../../../lib/store-kind.ts";
+import type { StoreStatements } from "../../../../../contract/storage.ts";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { ContactForm } from "./contact-form.tsx";
 import { PublicLayout } from "./public-layout.tsx";
 
-const FAQ = [
+const faq = (images: StoreStatements) => [
   {
     q: "Are my images secure?",
-    a: "Yes. Images travel to our server over the connection you opened, are processed in memory, are never written to disk, and are deleted automatically an hour after compression or when you delete the job. Only your account can preview or download them.",
+    a: `Yes. Images travel to our server over the connection you opened. ${images.short} Only your account can preview or download them.`,
   },
   {
     q: "What file formats do you support?",
@@ -33,6 +35,7 @@ function SideCard({ title, children }: { title: string; children: React.ReactNod
 export function ContactPage() {
   const meta = PUBLIC_PAGE_META[paths.contact];
   usePage(meta.title);
+  const images = useStoreStatements();
   return (
     <PublicLayout>
       <div className="mx-auto max-w-6xl px-4 py-12 md:py-16">
@@ -72,7 +75,7 @@ export function ContactPage() {
         <section aria-labelledby="faq-title" className="mt-16">
           <h2 id="faq-title" className="text-2xl font-bold">Frequently Asked Questions</h2>
           <div className="mt-6 space-y-3">
-            {FAQ.map((item) => (
+            {faq(images).map((item) => (
               <details key={item.q} className="rounded-lg border border-slate-200 bg-white p-4">
                 <summary className="cursor-pointer font-semibold">{item.q}</summary>
                 <p className="mt-2 text-slate-700">{item.a}</p>

@@ -7,13 +7,15 @@ import { toast } from "../../../components/ui/use-toast.ts";
 import { cn } from "../../../lib/cn.ts";
 import { savePendingFiles } from "../../../lib/pending-files.ts";
 import { usePage } from "../../../lib/use-page.ts";
+import { useStoreStatements } from "../../../lib/store-kind.ts";
+import type { StoreStatements } from "../../../../../contract/storage.ts";
 import { useWindowDrop } from "../../../lib/use-window-drop.ts";
 import { dragIsInvalid, limitLabel, selectFiles } from "../../../lib/validate-files.ts";
 import { AdSlot } from "../../ads/components/ad-slot.tsx";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { PublicLayout } from "./public-layout.tsx";
 
-const FEATURES = [
+const features = (images: StoreStatements) => [
   {
     title: "MozJPEG compression",
     text:
@@ -21,8 +23,7 @@ const FEATURES = [
   },
   {
     title: "Private by design",
-    text:
-      "Images are processed in server memory, never written to disk, and deleted automatically an hour after compression, or as soon as you delete the job.",
+    text: images.short,
   },
   {
     title: "Free to start",
@@ -58,6 +59,7 @@ type DragState = "idle" | "valid" | "invalid";
 export function LandingPage() {
   const meta = PUBLIC_PAGE_META[paths.home];
   usePage(meta.title);
+  const images = useStoreStatements();
   const input = useRef<HTMLInputElement>(null);
   const [location, navigate] = useLocation();
   const [saving, setSaving] = useState(false);
@@ -185,7 +187,7 @@ export function LandingPage() {
       <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="features-title" className="text-center text-3xl font-bold">Why SqueezeJPEG</h2>
         <div className="mt-10 grid gap-6 md:grid-cols-3">
-          {FEATURES.map((f) => (
+          {features(images).map((f) => (
             <div key={f.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
               <h3 className="text-lg font-semibold">{f.title}</h3>
               <p className="mt-2 text-slate-700">{f.text}</p>

@@ -2,6 +2,7 @@ import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { usePage } from "../../../lib/use-page.ts";
 import { useHydrated } from "../../../lib/use-hydrated.ts";
+import { useStoreStatements } from "../../../lib/store-kind.ts";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { PublicLayout } from "./public-layout.tsx";
 
@@ -36,10 +37,11 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** Every statement here must stay true of the server: update it with the code. */
+/** Every statement here must stay true of the server: update it with the code (images: contract/storage.ts). */
 export function PrivacyPage() {
   const meta = PUBLIC_PAGE_META[paths.privacy];
   usePage(meta.title);
+  const images = useStoreStatements();
   return (
     <PublicLayout>
       <article className="mx-auto max-w-3xl px-4 py-12 md:py-16">
@@ -52,10 +54,7 @@ export function PrivacyPage() {
 
         <Section id="images" title="Your images">
           <p>
-            <strong>Images are processed in memory and deleted automatically.</strong>{" "}
-            The originals you upload and the compressed results are held only in our server's memory, never written to
-            disk or to a database. They are deleted automatically one hour after the compression finishes, or straight
-            away when you delete the job, whichever comes first. A server restart also erases them.
+            <strong>{images.privacyLead}</strong> {images.privacy}
           </p>
           <p>
             While an image is held, only your signed-in account can preview or download it. Unless you switch off "strip
@@ -170,7 +169,7 @@ export function PrivacyPage() {
           <p>
             Passwords are hashed with argon2id. Sessions use a random token of which we store only a SHA-256 hash, in an
             HttpOnly, SameSite cookie that is marked Secure when the site is served over HTTPS. Requests that change
-            data are refused when they come from another site. Images never touch the disk.
+            data are refused when they come from another site. {images.security}
           </p>
         </Section>
 
