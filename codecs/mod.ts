@@ -48,6 +48,7 @@ export type {
   CompressResult,
   CompressStage,
   CompressTimings,
+  ImageInput,
   MeasuredResult,
   MetadataReport,
   ProgressCallback,

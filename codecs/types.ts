@@ -4,6 +4,17 @@ import type { QualityReport } from "./quality/report.ts";
 
 export type { MetadataReport, QualityReport };
 
+/**
+ * An image handed to the codecs: bytes (moved into the pool), or a Blob, which crosses to a
+ * worker without a copy; the worker reads it, so the copy and its page faults stay off the caller's thread.
+ */
+export type ImageInput = Uint8Array | Blob;
+
+/** The bytes of an input (a Blob is read: on a worker, that is where the copy happens). */
+export async function inputBytes(input: ImageInput): Promise<Uint8Array> {
+  return input instanceof Blob ? new Uint8Array(await input.arrayBuffer()) : input;
+}
+
 export type CompressStage = "queued" | "inspect" | "decode" | "encode" | "measure" | "done";
 
 export interface CompressTimings {

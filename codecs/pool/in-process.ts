@@ -8,12 +8,12 @@
 import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError } from "../errors.ts";
 import { compressImage, scoreImage } from "../pipeline/compress.ts";
-import type { CompressResult, QualityReport } from "../types.ts";
+import { type CompressResult, type ImageInput, inputBytes, type QualityReport } from "../types.ts";
 import type { CompressOptions, ScoreOptions } from "./pool.ts";
 
 export interface InProcessCodec {
-  compress(bytes: Uint8Array, settings: CompressSettings, options?: CompressOptions): Promise<CompressResult>;
-  score(original: Uint8Array, output: Uint8Array, options?: ScoreOptions): Promise<QualityReport>;
+  compress(bytes: ImageInput, settings: CompressSettings, options?: CompressOptions): Promise<CompressResult>;
+  score(original: ImageInput, output: ImageInput, options?: ScoreOptions): Promise<QualityReport>;
   close(): Promise<void>;
 }
 
@@ -44,13 +44,22 @@ export function createInProcessCodec({ jobTimeoutMs }: { jobTimeoutMs: number })
   };
   return {
     compress: (bytes, settings, options = {}) =>
-      serial(options.signal, (signal) =>
+      serial(options.signal, async (signal) =>
         compressImage(
           signal,
-          { bytes, settings, maxPixels: options.maxPixels ?? 50_000_000, deferScore: options.deferScore },
+          {
+            bytes: await inputBytes(bytes),
+            settings,
+            maxPixels: options.maxPixels ?? 50_000_000,
+            deferScore: options.deferScore,
+          },
           options.onProgress,
         )),
-    score: (original, output, options = {}) => serial(options.signal, (signal) => scoreImage(signal, original, output)),
+    score: (original, output, options = {}) =>
+      serial(
+        options.signal,
+        async (signal) => scoreImage(signal, await inputBytes(original), await inputBytes(output)),
+      ),
     async close() {
       closed = true;
       await tail;

@@ -9,7 +9,7 @@
  */
 import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError, fromCodecErrorData } from "../errors.ts";
-import type { CompressResult, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
+import type { CompressResult, ImageInput, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
 import type { FromWorker, ToWorker, WorkerTask } from "./protocol.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
@@ -65,19 +65,20 @@ export interface PoolStats {
 export interface CodecPool {
   /**
    * Compresses one JPEG. The input's buffer is moved into the pool (it is
-   * detached in the caller): pass `bytes.slice()` to keep a copy.
+   * detached in the caller): pass `bytes.slice()` to keep a copy. A Blob is
+   * shared with the worker as it is (no copy on this thread).
    */
   compress(
-    bytes: Uint8Array,
+    bytes: ImageInput,
     settings: CompressSettings,
     options?: CompressOptions & { deferScore?: false },
   ): Promise<MeasuredResult>;
-  compress(bytes: Uint8Array, settings: CompressSettings, options: CompressOptions): Promise<CompressResult>;
+  compress(bytes: ImageInput, settings: CompressSettings, options: CompressOptions): Promise<CompressResult>;
   /**
    * The quality report of `output` (a result of `compress`) against its
    * `original`. Both buffers are moved into the pool, as with `compress`.
    */
-  score(original: Uint8Array, output: Uint8Array, options?: ScoreOptions): Promise<QualityReport>;
+  score(original: ImageInput, output: ImageInput, options?: ScoreOptions): Promise<QualityReport>;
   stats(): PoolStats;
   /** Stops accepting jobs, lets queued and running ones finish, then ends the workers. */
   close(): Promise<void>;
@@ -202,8 +203,9 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     job.options.onProgress?.("inspect", 1);
     const message: ToWorker = { ...job.task, id: job.id, ...(crashNext ? { crash: true } : {}) };
     crashNext = false;
-    const buffers = job.task.type === "compress" ? [job.task.bytes] : [job.task.original, job.task.output];
-    slot.worker.postMessage(message, buffers.map((b) => b.buffer as ArrayBuffer));
+    const inputs = job.task.type === "compress" ? [job.task.bytes] : [job.task.original, job.task.output];
+    const buffers = inputs.filter((b) => b instanceof Uint8Array).map((b) => b.buffer as ArrayBuffer);
+    slot.worker.postMessage(message, [...new Set(buffers)]);
   };
 
   const enqueue = (job: Job) => {
@@ -263,7 +265,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   };
 
   const pool: CodecPool = {
-    compress(bytes: Uint8Array, settings: CompressSettings, compressOptions: CompressOptions = {}) {
+    compress(bytes: ImageInput, settings: CompressSettings, compressOptions: CompressOptions = {}) {
       // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
       const task: WorkerTask = {
         type: "compress",
@@ -301,8 +303,9 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   return pool;
 }
 
-/** Moves a whole buffer (no copy), or copies a view of part of one. */
-function own(bytes: Uint8Array): Uint8Array {
+/** Moves a whole buffer (no copy), or copies a view of part of one; a Blob is immutable as it is. */
+function own(bytes: ImageInput): ImageInput {
+  if (bytes instanceof Blob) return bytes;
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
     : bytes.slice();

@@ -1,14 +1,14 @@
 /** Messages between the pool (main thread) and a codec worker. */
 import type { CompressSettings } from "../../contract/settings.ts";
 import type { CodecErrorData } from "../errors.ts";
-import type { CompressResult, CompressStage, QualityReport } from "../types.ts";
+import type { CompressResult, CompressStage, ImageInput, QualityReport } from "../types.ts";
 import type { CompiledModules } from "../wasm.ts";
 
 /** A task without its id: what the pool queues. */
 export type WorkerTask =
-  | { type: "compress"; bytes: Uint8Array; settings: CompressSettings; maxPixels: number; deferScore: boolean }
+  | { type: "compress"; bytes: ImageInput; settings: CompressSettings; maxPixels: number; deferScore: boolean }
   /** A deferred score: the output measured against its original. */
-  | { type: "score"; original: Uint8Array; output: Uint8Array };
+  | { type: "score"; original: ImageInput; output: ImageInput };
 
 /** `crash` (test hook): throw an uncaught error inside the worker instead of running the task. */
 export type ToWorker = WorkerTask & { id: number; crash?: true };

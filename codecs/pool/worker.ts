@@ -6,6 +6,7 @@
  */
 import { toCodecErrorData } from "../errors.ts";
 import { compressImage, scoreImage } from "../pipeline/compress.ts";
+import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
 import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
@@ -32,10 +33,12 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
     let wasmUsed = message.type === "score";
     try {
       if (message.type === "score") {
-        const report = await scoreImage(signal, message.original, message.output);
+        const [original, output] = await Promise.all([inputBytes(message.original), inputBytes(message.output)]);
+        const report = await scoreImage(signal, original, output);
         return post({ type: "scored", id, report, heapBytes: wasmHeapBytes() });
       }
-      const { bytes, settings, maxPixels, deferScore } = message;
+      const { settings, maxPixels, deferScore } = message;
+      const bytes = await inputBytes(message.bytes);
       const result = await compressImage(
         signal,
         { bytes, settings, maxPixels, deferScore },

@@ -52,6 +52,12 @@ export class MemoryStore implements ByteStore {
     return Promise.resolve(entry ? { ...info(key, entry), body: chunkedStream(entry.data) } : null);
   }
 
+  /** The stored Blob itself (immutable, so no copy): it can cross to a worker as it is. */
+  blob(key: string): Blob | null {
+    assertKey(key);
+    return this.#entries.get(key)?.data ?? null;
+  }
+
   head(key: string): Promise<StoredObjectInfo | null> {
     assertKey(key);
     const entry = this.#entries.get(key);

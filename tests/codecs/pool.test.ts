@@ -293,6 +293,27 @@ Deno.test("a deferred score is the score the same job measures in one call, for 
   }
 });
 
+Deno.test("a Blob input gives what its bytes give, and stays readable in the caller (it is shared, not moved)", async () => {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
+  try {
+    const original = await fixture("orientation-6.jpg");
+    const blob = new Blob([original.slice()], { type: "image/jpeg" });
+    const fromBytes = await pool.compress(original.slice(), settings({ quality: 40 }), { deferScore: true });
+    const fromBlob = await pool.compress(blob, settings({ quality: 40 }), { deferScore: true });
+    assert.deepEqual(fromBlob.bytes, fromBytes.bytes);
+    assert.equal(fromBlob.width, fromBytes.width);
+    assert.equal(blob.size, original.length, "the caller's Blob is intact");
+    // One Blob as both inputs (a kept original is its own result).
+    const base = new Blob([await fixture("base.jpg") as Uint8Array<ArrayBuffer>]);
+    assert.equal((await pool.score(base, base)).score, 100);
+    const scored = await pool.score(blob, new Blob([fromBlob.bytes as Uint8Array<ArrayBuffer>]));
+    assert.deepEqual(scored, await pool.score(original.slice(), fromBytes.bytes.slice()));
+    await rejectsWith(pool.compress(new Blob([]), settings()), "unsupported_format", /^The file is empty$/);
+  } finally {
+    await pool.close();
+  }
+});
+
 Deno.test("a score target measures in the call even when scores are deferred", async () => {
   const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
   try {

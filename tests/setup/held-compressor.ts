@@ -5,6 +5,7 @@
  */
 import type { CompressCall, Compressor, CompressOutcome } from "../../server/services/compression/compressor.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
+import { type ImageInput, inputBytes } from "../../codecs/types.ts";
 
 const PREFIX = [0xff, 0xd8, 0xff, 0xfe];
 export const HELD_SCORES = { ssimulacra2: 90, score: 90, sharpness: 90, colorAccuracy: 90, artifacts: 90, overall: 90 };
@@ -37,8 +38,9 @@ export class HeldCompressor implements Compressor {
 
   constructor(readonly size = 1) {}
 
-  compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome> {
-    return new Promise((resolve, reject) => {
+  async compress(input: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome> {
+    const bytes = await inputBytes(input);
+    return await new Promise((resolve, reject) => {
       const held: HeldCall = {
         tag: tagOf(bytes),
         settings,
@@ -71,8 +73,11 @@ export class HeldCompressor implements Compressor {
 
   /** Deferred scores (of jobs finished with `scores: null`), held until the test finishes them. */
   readonly scoreCalls: { tag: string; finish(): void }[] = [];
-  score(original: Uint8Array): Promise<typeof HELD_SCORES> {
-    return new Promise((resolve) => this.scoreCalls.push({ tag: tagOf(original), finish: () => resolve(HELD_SCORES) }));
+  async score(input: ImageInput): Promise<typeof HELD_SCORES> {
+    const original = await inputBytes(input);
+    return await new Promise((resolve) =>
+      this.scoreCalls.push({ tag: tagOf(original), finish: () => resolve(HELD_SCORES) })
+    );
   }
 
   /** Resolves once `count` calls have started. */

@@ -164,8 +164,8 @@ export class Admission {
     const held: { row: JobRow; original: Blob }[] = [];
     for (const row of sources) {
       if (row.status !== "completed" || isExpired(this.#c, row)) continue;
-      const bytes = await this.#c.files.bytes(row.id, "original");
-      if (bytes) held.push({ row, original: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }) });
+      const original = await this.#c.files.blob(row.id, "original", "image/jpeg");
+      if (original) held.push({ row, original });
     }
     if (held.length === 0) {
       // Worded for every store kind: the bytes went at expiry or with their job, wherever they were kept.

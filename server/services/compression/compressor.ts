@@ -4,6 +4,7 @@
  */
 import type { CompressSettings } from "../../../contract/settings.ts";
 import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
+import type { ImageInput } from "../../../codecs/mod.ts";
 
 export interface CompressOutcome {
   bytes: Uint8Array;
@@ -37,8 +38,9 @@ export interface Compressor {
    * scheduler can keep the process within its memory budget. Absent: not limited.
    */
   jobMemory?(pixels: number): number;
-  compress(bytes: Uint8Array, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
-  /** Measures a result against its original (both buffers are taken over). */
-  score(original: Uint8Array, output: Uint8Array, call: { signal: AbortSignal }): Promise<QualityScores>;
+  /** Compresses `bytes` (a buffer is taken over; a Blob is read by the worker). */
+  compress(bytes: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
+  /** Measures a result against its original (buffers are taken over, as with `compress`). */
+  score(original: ImageInput, output: ImageInput, call: { signal: AbortSignal }): Promise<QualityScores>;
   close(): Promise<void>;
 }

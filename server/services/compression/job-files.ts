@@ -18,6 +18,7 @@ import {
   type Reservation,
   type StoredBody,
 } from "../../store/mod.ts";
+import type { ImageInput } from "../../../codecs/mod.ts";
 
 /** A stored part as served: a stream with its size and content type. */
 export interface JobFile {
@@ -54,6 +55,23 @@ export class JobFiles {
   async get(jobId: string, part: JobPart): Promise<JobFile | null> {
     const found: StoredBody | null = await this.store.get(jobKey(jobId, part));
     return found && { body: found.body, size: found.size, mimeType: found.contentType };
+  }
+
+  /**
+   * The part for the codec: the memory store's own Blob (the worker reads it, so no copy is made
+   * on this thread: polls are not held up by a large image's copy and page faults), otherwise the
+   * whole part as a fresh array (the pool takes it). Null when it is gone.
+   */
+  async forCodec(jobId: string, part: JobPart): Promise<ImageInput | null> {
+    if (this.store instanceof MemoryStore) return this.store.blob(jobKey(jobId, part));
+    return await this.bytes(jobId, part);
+  }
+
+  /** The part as a Blob: the memory store's own (stored again, it is counted once), else read into one. */
+  async blob(jobId: string, part: JobPart, type: string): Promise<Blob | null> {
+    if (this.store instanceof MemoryStore) return this.store.blob(jobKey(jobId, part));
+    const bytes = await this.bytes(jobId, part);
+    return bytes && new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
   }
 
   /** The whole part as a fresh array (the pool may take it), or null when it is gone. */

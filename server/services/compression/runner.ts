@@ -58,8 +58,7 @@ export class Runner {
       const settings = batchSettings(batch);
       const user = await findUserById(this.#c.db, row.userId);
       const plan = user ? planOf(user, this.#c.now()) : PLANS.free;
-      // A fresh copy of the stored original: the pool takes (detaches) the buffer it gets.
-      const original = await this.#c.files.bytes(row.id, "original");
+      const original = await this.#c.files.forCodec(row.id, "original");
       if (!original) throw new JobEnded(ORIGINAL_GONE);
       const outcome = await this.#c.compressor.compress(original, settings, {
         signal,
@@ -136,9 +135,9 @@ export class Runner {
       return;
     }
     try {
-      const original = await c.files.bytes(jobId, "original");
+      const original = await c.files.forCodec(jobId, "original");
       // A kept original is its own result.
-      const result = await c.files.bytes(jobId, "result") ?? await c.files.bytes(jobId, "original");
+      const result = await c.files.forCodec(jobId, "result") ?? await c.files.forCodec(jobId, "original");
       if (!original || !result) throw new Error("its bytes are gone");
       const scores = await c.compressor.score(original, result, { signal });
       await c.lifecycle.scoreArrived(jobId, JSON.stringify(scores));
