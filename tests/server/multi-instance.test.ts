@@ -64,6 +64,12 @@ function runsOf(servers: { server: RunningServer; diedAt: number }[]): Run[] {
   return runs;
 }
 
+/** How many of `runs` ran on the instance `server` (named by its job-run lines). */
+function runningOnCount(runs: Run[], server: RunningServer): number {
+  const instances = new Set(runsOf([{ server, diedAt: Infinity }]).map((r) => r.instance));
+  return runs.filter((r) => instances.has(r.instance)).length;
+}
+
 async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!await cond()) {
@@ -168,6 +174,36 @@ Deno.test({
         );
       });
 
+      await timed("300 small jobs uploaded through A, B and C: each runs once and completes", async () => {
+        const cookie = await remoteSignUp(a.url, "paul");
+        await database.db.run(sql`UPDATE users SET subscription_status = 'active' WHERE username = 'paul'`);
+        const small = await fixtureFile("base.jpg");
+        const uploads = await Promise.all([a, b, c].map(async (server, n) => {
+          const files = Array.from(
+            { length: 100 },
+            (_, i) => new File([small], `s${n}-${i}.jpg`, { type: "image/jpeg" }),
+          );
+          const res = await remoteUpload(server.url, cookie, files);
+          assert.equal(res.status, 201, await res.clone().text());
+          return ((await res.json()).jobs as { id: string }[]).map((j) => j.id);
+        }));
+        const ids = new Set(uploads.flat());
+        assert.equal(ids.size, 300);
+        const jobs = await remoteWaitForJobs(
+          b.url,
+          cookie,
+          (js) => js.filter((j) => ids.has(j.id) && j.status === "completed").length === 300,
+          180_000,
+        );
+        assert.equal(jobs.filter((j) => ids.has(j.id)).length, 300);
+        const ran = runsOf([a, b, c].map((server) => ({ server, diedAt: Infinity }))).filter((r) => ids.has(r.job));
+        assert.equal(ran.length, 300, "no job of these ran twice (no instance died meanwhile)");
+        assert.equal(new Set(ran.map((r) => r.instance)).size, 3, "all three instances ran some");
+        const usage = await (await fetch(`${c.url}/api/usage`, { headers: { Cookie: cookie } })).json();
+        assert.equal(usage.used, 300, "each job charged once");
+        timings.push(`  per instance: ${[a, b, c].map((s) => runningOnCount(ran, s)).join(" / ")} runs`);
+      });
+
       const premium = await remoteSignUp(c.url, "pia");
       await database.db.run(sql`UPDATE users SET subscription_status = 'active' WHERE username = 'pia'`);
       const big = new File([await bigJpeg()], "big.jpg", { type: "image/jpeg" });
@@ -240,7 +276,7 @@ Deno.test({
       await timed("no job ever ran on two instances at once", () => {
         assert.ok(!http.stdout.some((l) => l.startsWith("job-run")), "the WORKERS=0 instance ran nothing");
         const runs = runsOf([a, b, c].map((server) => ({ server, diedAt: died.get(server) ?? Date.now() })));
-        assert.ok(runs.length >= 39, `${runs.length} runs recorded`);
+        assert.ok(runs.length >= 339, `${runs.length} runs recorded`);
         for (const x of runs) {
           for (const y of runs) {
             if (x === y || x.job !== y.job || x.instance === y.instance) continue;
