@@ -45,6 +45,20 @@ async function cluster(now: () => number) {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
+/** One job uploaded by frida, run by a new instance B and completed with its score deferred. */
+async function completedOnB(
+  t: Awaited<ReturnType<typeof cluster>>["t"],
+  worker: Awaited<ReturnType<typeof cluster>>["worker"],
+) {
+  const { cookie } = await signUp(t, "frida");
+  await upload(t, cookie, [taggedFile("s1")]);
+  const heldB = new HeldCompressor(1);
+  const b = worker(heldB);
+  await b.pullQueue();
+  (await heldB.started(1))[0]!.finish({ scores: null });
+  return { cookie, heldB, b };
+}
+
 Deno.test("WORKERS=0 records jobs without running them; an instance with workers pulls them, Premium first", async () => {
   const now = Date.now();
   const { t, worker, close } = await cluster(() => now);
@@ -129,12 +143,7 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
 Deno.test("a deferred score no instance measured is measured by an idle instance, once", async () => {
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
-  const { cookie } = await signUp(t, "frida");
-  await upload(t, cookie, [taggedFile("s1")]);
-  const heldB = new HeldCompressor(1);
-  const b = worker(heldB);
-  await b.pullQueue();
-  (await heldB.started(1))[0]!.finish({ scores: null });
+  const { cookie, heldB, b } = await completedOnB(t, worker);
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
   // B died before measuring it (its background score never runs here: drop it).
   await b.drain(10);
@@ -192,12 +201,7 @@ Deno.test("progress of a job running on one instance is visible through another 
 Deno.test("a measurement that outlasts its lease keeps it through the heartbeat: no second instance measures it", async () => {
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
-  const { cookie } = await signUp(t, "frida");
-  await upload(t, cookie, [taggedFile("s1")]);
-  const heldB = new HeldCompressor(1);
-  const b = worker(heldB);
-  await b.pullQueue();
-  (await heldB.started(1))[0]!.finish({ scores: null });
+  const { cookie, heldB, b } = await completedOnB(t, worker);
   for (let i = 0; i < 100 && heldB.scoreCalls.length === 0; i++) await settle();
   assert.equal(heldB.scoreCalls.length, 1, "B measures its own result when idle");
 
