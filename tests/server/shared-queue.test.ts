@@ -143,7 +143,7 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
 Deno.test("a deferred score no instance measured is measured by an idle instance, once", async () => {
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
-  const { cookie, heldB, b } = await completedOnB(t, worker);
+  const { cookie, b } = await completedOnB(t, worker);
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
   // B died before measuring it (its background score never runs here: drop it).
   await b.drain(10);
@@ -201,7 +201,7 @@ Deno.test("progress of a job running on one instance is visible through another 
 Deno.test("a measurement that outlasts its lease keeps it through the heartbeat: no second instance measures it", async () => {
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
-  const { cookie, heldB, b } = await completedOnB(t, worker);
+  const { heldB, b } = await completedOnB(t, worker);
   for (let i = 0; i < 100 && heldB.scoreCalls.length === 0; i++) await settle();
   assert.equal(heldB.scoreCalls.length, 1, "B measures its own result when idle");
 
