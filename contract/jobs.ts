@@ -9,7 +9,9 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 /** Spec §4: the batch controls each status allows, for the server's checks and the web's buttons alike. */
 export const canPauseBatch = (s: BatchStatus) => s === "processing";
 export const canResumeBatch = (s: BatchStatus) => s === "paused";
-export const canCancelBatch = (s: BatchStatus) => s === "pending" || s === "processing" || s === "paused";
+/** The statuses a batch can be cancelled from: every unfinished one. */
+export const CANCELLABLE_BATCH_STATUSES = ["pending", "processing", "paused"] as const satisfies readonly BatchStatus[];
+export const canCancelBatch = (s: BatchStatus) => (CANCELLABLE_BATCH_STATUSES as readonly BatchStatus[]).includes(s);
 
 /**
  * Measured by the server from the decoded original and output with SSIMULACRA 2.1

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { createDb } from "../../db/client.ts";
 import { findBatch, findJob } from "../../db/queries/jobs.ts";
 import { usedOn } from "../../db/queries/usage.ts";
-import { type BatchRow, dailyUsage, type JobRow, users } from "../../db/schema.ts";
+import { dailyUsage, users } from "../../db/schema.ts";
+import { pendingBatch } from "../setup/lifecycle-rows.ts";
 import { Lifecycle, QuotaExceeded } from "../../server/services/compression/lifecycle.ts";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
 
@@ -49,49 +50,15 @@ async function twoInstances() {
   let n = 0;
   const admit = async (count: number, limit: number | null = 10) => {
     const batchId = `b${++n}`;
-    const batch: BatchRow = {
-      id: batchId,
-      userId: user!.id,
-      name: batchId,
-      status: "pending",
-      totalFiles: count,
-      totalOriginalSize: count,
-      priority: "normal",
-      maxConcurrent: 2,
-      pauseOnError: false,
-      settingsJson: "{}",
-      createdAt: new Date(clock.now),
-    };
-    const rows: JobRow[] = Array.from({ length: count }, (_, i) => ({
-      id: `${batchId}-j${i}`,
+    const { batch, jobs: rows } = pendingBatch({
       batchId,
       userId: user!.id,
-      seq: i,
-      filename: `${i}.jpg`,
-      status: "pending",
-      progress: 0,
+      count,
       originalSize: 1,
-      compressedSize: null,
-      quality: 80,
-      format: "jpeg",
-      width: null,
-      height: null,
-      errorMessage: null,
-      keptOriginal: false,
-      scoreDue: false,
-      scoresJson: null,
-      metadataJson: null,
-      charged: true,
       quotaDay: DAY,
-      sourceJobId: null,
-      createdAt: new Date(clock.now),
-      completedAt: null,
-      expiresAt: null,
-      expired: false,
-      pixels: 0,
-      leaseOwner: "A",
-      leaseExpiresAt: new Date(clock.now + LEASE),
-    }));
+      now: clock.now,
+      leaseUntil: clock.now + LEASE,
+    });
     await la.admit(batch, rows, { userId: user!.id, day: DAY, count, limit });
     return { batchId, ids: rows.map((r) => r.id) };
   };

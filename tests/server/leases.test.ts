@@ -8,6 +8,27 @@ import { FileStore, MemoryStore } from "../../server/store/mod.ts";
 
 const LEASE = 30_000;
 
+/** An app on a file: database and a file: store in a fresh folder, and the same process started again over them. */
+async function onFiles() {
+  const dir = await Deno.makeTempDir();
+  const databaseUrl = `file:${dir}/app.db`;
+  const heldA = new HeldCompressor(1);
+  const t = await createTestApp({ compressor: heldA, store: new FileStore(`${dir}/store`), databaseUrl });
+  const restart = async () => {
+    const database = await createDb({ url: databaseUrl });
+    const heldB = new HeldCompressor(1);
+    const restarted = new CompressionService({
+      db: database.db,
+      compressor: heldB,
+      store: new FileStore(`${dir}/store`),
+      maxStoreBytes: 64 * 1024 * 1024,
+      resultTtlMs: 3_600_000,
+    });
+    return { database, heldB, restarted };
+  };
+  return { dir, heldA, t, restart };
+}
+
 Deno.test("a job whose instance stops renewing is adopted after its lease by another instance and completes, charged once", async () => {
   let now = Date.parse("2026-06-01T12:00:00Z");
   const store = new MemoryStore(); // shared by both instances, as S3 would be
@@ -47,23 +68,12 @@ Deno.test("a job whose instance stops renewing is adopted after its lease by ano
 });
 
 Deno.test("a restart over a file: database and a file: store resumes the unfinished jobs and completes them, charged once", async () => {
-  const dir = await Deno.makeTempDir();
-  const databaseUrl = `file:${dir}/app.db`;
-  const heldA = new HeldCompressor(1);
-  const t = await createTestApp({ compressor: heldA, store: new FileStore(`${dir}/store`), databaseUrl });
+  const { dir, heldA, t, restart } = await onFiles();
   const { cookie, user } = await signUp(t);
   await upload(t, cookie, [taggedFile("r1"), taggedFile("r2")]);
   await heldA.started(1); // r1 runs, r2 waits: then the process "dies" (never finishes, never releases)
 
-  const database = await createDb({ url: databaseUrl });
-  const heldB = new HeldCompressor(1);
-  const restarted = new CompressionService({
-    db: database.db,
-    compressor: heldB,
-    store: new FileStore(`${dir}/store`),
-    maxStoreBytes: 64 * 1024 * 1024,
-    resultTtlMs: 3_600_000,
-  });
+  const { database, heldB, restarted } = await restart();
   assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 2, failed: 0 });
   (await heldB.started(1))[0]!.finish();
   (await heldB.started(2))[1]!.finish();
@@ -101,24 +111,13 @@ Deno.test("on shutdown the jobs still queued are released for the next start or 
 });
 
 Deno.test("a restart over a file: store measures the deferred scores the previous process left unmeasured", async () => {
-  const dir = await Deno.makeTempDir();
-  const databaseUrl = `file:${dir}/app.db`;
-  const heldA = new HeldCompressor(1);
-  const t = await createTestApp({ compressor: heldA, store: new FileStore(`${dir}/store`), databaseUrl });
+  const { dir, heldA, t, restart } = await onFiles();
   const { cookie, user } = await signUp(t);
   await upload(t, cookie, [taggedFile("q1")]);
   (await heldA.started(1))[0]!.finish({ scores: null });
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed" && js[0]?.scorePending === true);
 
-  const database = await createDb({ url: databaseUrl });
-  const heldB = new HeldCompressor(1);
-  const restarted = new CompressionService({
-    db: database.db,
-    compressor: heldB,
-    store: new FileStore(`${dir}/store`),
-    maxStoreBytes: 64 * 1024 * 1024,
-    resultTtlMs: 3_600_000,
-  });
+  const { database, heldB, restarted } = await restart();
   await restarted.recoverAfterRestart();
   for (let i = 0; i < 200 && heldB.scoreCalls.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(heldB.scoreCalls[0]?.tag, "q1");

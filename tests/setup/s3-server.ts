@@ -3,6 +3,8 @@
  * process on a free port, storing in a temp folder, with one bucket. It checks SigV4 signatures
  * against its one key pair (S3RVER / S3RVER), so wrong credentials fail as on AWS.
  */
+import { keepTail } from "./output-tail.ts";
+
 const MAIN = new URL("./s3-server-main.ts", import.meta.url).pathname;
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -28,10 +30,7 @@ export async function startS3Server(bucket = "squeeze-test"): Promise<RunningS3>
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let stderr = "";
-  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr = (stderr + chunk).slice(-8192)) }),
-  ).catch(() => {});
+  const stderr = keepTail(child.stderr);
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let port = 0;
   let buffered = "";
@@ -39,7 +38,7 @@ export async function startS3Server(bucket = "squeeze-test"): Promise<RunningS3>
   try {
     while (!port) {
       const { value, done } = await lines.read();
-      if (done) throw new Error(`s3rver did not start: ${stderr || "(no output)"}`);
+      if (done) throw new Error(`s3rver did not start: ${stderr.text() || "(no output)"}`);
       buffered += value;
       const line = buffered.split("\n").find((l) => l.startsWith("{"));
       if (line && buffered.includes("\n")) port = (JSON.parse(line) as { port: number }).port;
@@ -48,7 +47,7 @@ export async function startS3Server(bucket = "squeeze-test"): Promise<RunningS3>
     clearTimeout(timeout);
     child.kill("SIGKILL");
     await child.status;
-    await stderrDone;
+    await stderr.done;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw err;
   }
@@ -75,7 +74,7 @@ export async function startS3Server(bucket = "squeeze-test"): Promise<RunningS3>
       } catch { /* already gone */ }
       await child.status;
       await stdoutDone;
-      await stderrDone;
+      await stderr.done;
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };

@@ -1,5 +1,6 @@
 /** Starts the real server as a child process on a fresh database file and a free port. */
 import { join } from "node:path";
+import { keepTail } from "./output-tail.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -58,11 +59,7 @@ export async function startServer(env: Record<string, string> = {}, opts: StartO
       },
     }),
   ).catch(() => {});
-  // Drain stderr as it comes (a full pipe would block the server), keeping the tail for errors.
-  let stderrTail = "";
-  const drained = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderrTail = (stderrTail + chunk).slice(-8192)) }),
-  ).catch(() => {});
+  const stderr = keepTail(child.stderr);
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
   const status = child.status.then((s) => {
@@ -77,15 +74,15 @@ export async function startServer(env: Record<string, string> = {}, opts: StartO
   } catch (err) {
     if (!exited) child.kill();
     await status;
-    await drained;
-    throw new Error(`The server did not start (${(err as Error).message}): ${stderrTail}`);
+    await stderr.done;
+    throw new Error(`The server did not start (${(err as Error).message}): ${stderr.text()}`);
   }
   const end = async (signal: Deno.Signal) => {
     try {
       child.kill(signal);
     } catch { /* already gone */ }
     await child.status;
-    await drained;
+    await stderr.done;
     await stdoutDone;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };

@@ -5,6 +5,7 @@
  * it is missing the helper runs that script itself, so `deno task test` works from a fresh clone.
  */
 import { freePort, waitForOk } from "./server-process.ts";
+import { keepTail } from "./output-tail.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const INSTALL = `${REPO}scripts/install-test-servers.sh`;
@@ -45,10 +46,7 @@ export async function startSqld(): Promise<RunningSqld> {
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  let stderr = "";
-  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr = (stderr + chunk).slice(-8192)) }),
-  ).catch(() => {});
+  const stderr = keepTail(child.stderr);
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     try {
@@ -62,14 +60,14 @@ export async function startSqld(): Promise<RunningSqld> {
     }, 1000);
     await child.status;
     clearTimeout(killer);
-    await stderrDone;
+    await stderr.done;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   try {
     await waitForOk(`${url}/health`, 30_000);
   } catch {
     await stop();
-    throw new Error(`sqld did not start on ${url}: ${stderr || "(no output)"}`);
+    throw new Error(`sqld did not start on ${url}: ${stderr.text() || "(no output)"}`);
   }
   return { url, stop };
 }

@@ -4,7 +4,8 @@ import { createDb } from "../../db/client.ts";
 import { insertUser } from "../../db/queries/users.ts";
 import { findBatch, findJob } from "../../db/queries/jobs.ts";
 import { usedOn } from "../../db/queries/usage.ts";
-import { type BatchRow, dailyUsage, type JobRow } from "../../db/schema.ts";
+import { dailyUsage } from "../../db/schema.ts";
+import { pendingBatch } from "../setup/lifecycle-rows.ts";
 import { BATCH_STATUSES, type BatchStatus, JOB_STATUSES, type JobStatus } from "../../contract/jobs.ts";
 import { QUOTA_REFUNDS_PER_DAY } from "../../contract/plans.ts";
 import { deriveBatchStatus } from "../../server/services/compression/batch-status.ts";
@@ -33,49 +34,16 @@ async function setup() {
   /** Admits one batch of `count` charged jobs (limit 10 a day). */
   const admit = async (count: number, opts: { pauseOnError?: boolean; limit?: number | null } = {}) => {
     const batchId = `b${++n}`;
-    const batch: BatchRow = {
-      id: batchId,
-      userId: user.id,
-      name: batchId,
-      status: "pending",
-      totalFiles: count,
-      totalOriginalSize: count * 100,
-      priority: "normal",
-      maxConcurrent: 2,
-      pauseOnError: opts.pauseOnError ?? false,
-      settingsJson: "{}",
-      createdAt: new Date(NOW),
-    };
-    const jobRows: JobRow[] = Array.from({ length: count }, (_, i) => ({
-      id: `${batchId}-j${i}`,
+    const { batch, jobs: jobRows } = pendingBatch({
       batchId,
       userId: user.id,
-      seq: i,
-      filename: `${i}.jpg`,
-      status: "pending",
-      progress: 0,
+      count,
       originalSize: 100,
-      compressedSize: null,
-      quality: 80,
-      format: "jpeg",
-      width: null,
-      height: null,
-      errorMessage: null,
-      keptOriginal: false,
-      scoreDue: false,
-      scoresJson: null,
-      metadataJson: null,
-      charged: true,
       quotaDay: DAY,
-      sourceJobId: null,
-      createdAt: new Date(NOW),
-      completedAt: null,
-      expiresAt: null,
-      expired: false,
-      pixels: 0,
-      leaseOwner: "A",
-      leaseExpiresAt: new Date(NOW + LEASE),
-    }));
+      now: NOW,
+      leaseUntil: NOW + LEASE,
+      pauseOnError: opts.pauseOnError,
+    });
     await lifecycle.admit(batch, jobRows, {
       userId: user.id,
       day: DAY,

@@ -1,5 +1,12 @@
 /** Batch and job controls (spec §4): delete a job, pause, resume and cancel a batch, each through one transition. */
-import { type Batch, canCancelBatch, canPauseBatch, canResumeBatch } from "../../../contract/jobs.ts";
+import {
+  type Batch,
+  type BatchStatus,
+  canCancelBatch,
+  CANCELLABLE_BATCH_STATUSES,
+  canPauseBatch,
+  canResumeBatch,
+} from "../../../contract/jobs.ts";
 import { ApiError } from "../../http-error.ts";
 import { ownedBatch, ownedJob, type Queries } from "./queries.ts";
 import type { CompressionCore } from "./core.ts";
@@ -24,38 +31,35 @@ export class Controls {
   }
 
   async pauseBatch(userId: number, batchId: string): Promise<Batch> {
-    const batch = await ownedBatch(this.#c.db, userId, batchId);
-    if (!canPauseBatch(batch.status)) {
-      throw new ApiError(409, `Only a processing batch can be paused; this one is ${batch.status}`);
-    }
+    const batch = await this.#batchThat(canPauseBatch, "Only a processing batch can be paused", userId, batchId);
     if (await this.#c.lifecycle.pauseBatch(batch.id)) this.#c.scheduler.pauseBatch(batch.id);
     return this.#queries.batchView(userId, batch.id);
   }
 
   async resumeBatch(userId: number, batchId: string): Promise<Batch> {
-    const batch = await ownedBatch(this.#c.db, userId, batchId);
-    if (!canResumeBatch(batch.status)) {
-      throw new ApiError(409, `Only a paused batch can be resumed; this one is ${batch.status}`);
-    }
+    const batch = await this.#batchThat(canResumeBatch, "Only a paused batch can be resumed", userId, batchId);
     if (await this.#c.lifecycle.resumeBatch(batch.id)) this.#c.scheduler.resumeBatch(batch.id);
     return this.#queries.batchView(userId, batch.id);
   }
 
   /** Cancels a batch: pending work is dropped, running work aborted, completed results kept. */
   async cancelBatch(userId: number, batchId: string): Promise<Batch> {
-    const batch = await ownedBatch(this.#c.db, userId, batchId);
-    if (!canCancelBatch(batch.status)) {
-      throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
-    }
-    const ended = await this.#c.lifecycle.cancelBatch(batch.id, ["pending", "processing", "paused"]);
-    if (ended === null) {
-      throw new ApiError(409, `Only an unfinished batch can be cancelled; this one is ${batch.status}`);
-    }
+    const refusal = "Only an unfinished batch can be cancelled";
+    const batch = await this.#batchThat(canCancelBatch, refusal, userId, batchId);
+    const ended = await this.#c.lifecycle.cancelBatch(batch.id, CANCELLABLE_BATCH_STATUSES);
+    if (ended === null) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
     // The database says cancelled first: a run that finishes meanwhile finds its job ended and drops its result.
     this.#c.scheduler.dropQueued((j) => j.batchId === batch.id);
     await Promise.all(ended.filter((id) => this.#c.scheduler.isRunning(id)).map((id) => this.#c.scheduler.abort(id)));
     this.#c.scheduler.resumeBatch(batch.id); // forget the pause mark
     await Promise.all(ended.map((id) => this.#c.files.delete(id)));
     return this.#queries.batchView(userId, batch.id);
+  }
+
+  /** The user's batch (404 otherwise), if its status `allows` the control (409 with `refusal` otherwise). */
+  async #batchThat(allows: (s: BatchStatus) => boolean, refusal: string, userId: number, batchId: string) {
+    const batch = await ownedBatch(this.#c.db, userId, batchId);
+    if (!allows(batch.status)) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
+    return batch;
   }
 }

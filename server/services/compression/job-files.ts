@@ -64,18 +64,18 @@ export class JobFiles {
    */
   async forCodec(jobId: string, part: JobPart): Promise<ImageInput | null> {
     if (this.store instanceof MemoryStore) return this.store.blob(jobKey(jobId, part));
-    return await this.bytes(jobId, part);
+    return await this.#bytes(jobId, part);
   }
 
   /** The part as a Blob: the memory store's own (stored again, it is counted once), else read into one. */
   async blob(jobId: string, part: JobPart, type: string): Promise<Blob | null> {
     if (this.store instanceof MemoryStore) return this.store.blob(jobKey(jobId, part));
-    const bytes = await this.bytes(jobId, part);
+    const bytes = await this.#bytes(jobId, part);
     return bytes && new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
   }
 
   /** The whole part as a fresh array (the pool may take it), or null when it is gone. */
-  async bytes(jobId: string, part: JobPart): Promise<Uint8Array | null> {
+  async #bytes(jobId: string, part: JobPart): Promise<Uint8Array | null> {
     const found = await this.store.get(jobKey(jobId, part));
     return found && new Uint8Array(await new Response(found.body).arrayBuffer());
   }

@@ -16,6 +16,7 @@
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { BatchStatus } from "../../../contract/jobs.ts";
 import { QUOTA_REFUNDS_PER_DAY } from "../../../contract/plans.ts";
 import type { Db } from "../../../db/client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../../../db/schema.ts";
@@ -271,7 +272,7 @@ export class Lifecycle {
    * unit back within the day's refunds. Null when the batch could not be cancelled; else the ids
    * of the jobs it ended (their bytes are the caller's to free).
    */
-  async cancelBatch(batchId: string, cancellable: readonly string[]): Promise<string[] | null> {
+  async cancelBatch(batchId: string, cancellable: readonly BatchStatus[]): Promise<string[] | null> {
     const open = (await this.db.select({ id: jobs.id }).from(jobs)
       .where(and(eq(jobs.batchId, batchId), inArray(jobs.status, UNFINISHED)))).map((r) => r.id);
     const guard = and(
@@ -281,7 +282,7 @@ export class Lifecycle {
     )!;
     const results = await this.#run([
       this.db.update(batches).set({ status: "cancelled" })
-        .where(and(eq(batches.id, batchId), inArray(batches.status, cancellable as never[]))).returning({
+        .where(and(eq(batches.id, batchId), inArray(batches.status, [...cancellable]))).returning({
           id: batches.id,
         }),
       ...this.#giveBack(open, "refund", guard),

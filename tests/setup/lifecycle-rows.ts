@@ -1,0 +1,62 @@
+/** Rows for driving the Lifecycle directly: one pending batch and its pending, charged jobs. */
+import type { BatchRow, JobRow } from "../../db/schema.ts";
+
+export interface PendingBatchOptions {
+  batchId: string;
+  userId: number;
+  count: number;
+  /** Each job's original size. */
+  originalSize: number;
+  quotaDay: string;
+  now: number;
+  /** The jobs are held by instance "A" until then. */
+  leaseUntil: number;
+  pauseOnError?: boolean;
+}
+
+export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: JobRow[] } {
+  const batch: BatchRow = {
+    id: o.batchId,
+    userId: o.userId,
+    name: o.batchId,
+    status: "pending",
+    totalFiles: o.count,
+    totalOriginalSize: o.count * o.originalSize,
+    priority: "normal",
+    maxConcurrent: 2,
+    pauseOnError: o.pauseOnError ?? false,
+    settingsJson: "{}",
+    createdAt: new Date(o.now),
+  };
+  const jobs: JobRow[] = Array.from({ length: o.count }, (_, i) => ({
+    id: `${o.batchId}-j${i}`,
+    batchId: o.batchId,
+    userId: o.userId,
+    seq: i,
+    filename: `${i}.jpg`,
+    status: "pending",
+    progress: 0,
+    originalSize: o.originalSize,
+    compressedSize: null,
+    quality: 80,
+    format: "jpeg",
+    width: null,
+    height: null,
+    errorMessage: null,
+    keptOriginal: false,
+    scoreDue: false,
+    scoresJson: null,
+    metadataJson: null,
+    charged: true,
+    quotaDay: o.quotaDay,
+    sourceJobId: null,
+    createdAt: new Date(o.now),
+    completedAt: null,
+    expiresAt: null,
+    expired: false,
+    pixels: 0,
+    leaseOwner: "A",
+    leaseExpiresAt: new Date(o.leaseUntil),
+  }));
+  return { batch, jobs };
+}
