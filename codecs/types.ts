@@ -1,4 +1,5 @@
 /** Public result and option types of the codec engine. */
+import type { CodecId } from "../contract/settings.ts";
 import type { MetadataReport } from "./container/metadata.ts";
 import type { QualityReport } from "./quality/report.ts";
 
@@ -33,6 +34,8 @@ export interface CompressResult {
   bytes: Uint8Array;
   mimeType: string;
   extension: string;
+  /** The codec that made `bytes`; null when they are the input's (`keptOriginal`). */
+  encoder: CodecId | null;
   /** Upright dimensions (after EXIF orientation). */
   width: number;
   height: number;

@@ -19,7 +19,9 @@ export const CODEC_WASM: ReadonlyArray<readonly [entry: string, file: string]> =
 
 /** WASM of our own, committed next to its C source (codecs/README.md says how to rebuild it). */
 export const METRIC_WASM = new URL("./quality/ssimulacra2.wasm", import.meta.url);
-const OWN_WASM: readonly URL[] = [METRIC_WASM];
+/** jpegli's encoder, built by scripts/build-jpegli-wasm.sh from the pinned sources (codecs/jpegli/). */
+export const JPEGLI_WASM = new URL("./jpegli/jpegli.wasm", import.meta.url);
+const OWN_WASM: readonly URL[] = [METRIC_WASM, JPEGLI_WASM];
 
 /** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
 const ownCompiled = new Map<string, WebAssembly.Module>();
@@ -85,7 +87,7 @@ export function wasmHeapBytes(): number {
   return bytes;
 }
 
-/** Counts a WASM memory of ours (the metric's) in `wasmHeapBytes`. */
+/** Counts a WASM memory of ours (the metric's, jpegli's) in `wasmHeapBytes`. */
 export function trackHeap(module: WebAssembly.Module, memory: WebAssembly.Memory): void {
   heaps.set(module, memory);
 }

@@ -1,5 +1,5 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
-import type { BatchPriority, CompressSettings } from "./settings.ts";
+import type { BatchPriority, CodecId, CompressSettings } from "./settings.ts";
 
 export const JOB_STATUSES = ["pending", "processing", "completed", "error"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -51,6 +51,8 @@ export interface Job {
   /** The quality setting used (the chosen one when a target was searched). */
   quality: number;
   format: CompressSettings["format"];
+  /** The encoder that made the result's bytes (a target's search reports the one it kept); null until completed and when the original was kept. */
+  encoder: CodecId | null;
   settings: CompressSettings;
   width: number | null;
   height: number | null;

@@ -1,7 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { BATCH_STATUSES, JOB_STATUSES } from "../contract/jobs.ts";
-import { BATCH_PRIORITIES, OUTPUT_FORMATS } from "../contract/settings.ts";
+import { BATCH_PRIORITIES, CODEC_IDS, OUTPUT_FORMATS } from "../contract/settings.ts";
 
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
 
@@ -64,6 +64,8 @@ export const jobs = sqliteTable("jobs", {
   compressedSize: integer("compressed_size"),
   quality: integer("quality").notNull(),
   format: text("format", { enum: OUTPUT_FORMATS }).notNull(),
+  /** The encoder that made the result (null until completed, and when the original was kept). */
+  encoder: text("encoder", { enum: CODEC_IDS }),
   width: integer("width"),
   height: integer("height"),
   errorMessage: text("error_message"),

@@ -4,36 +4,24 @@
  * measure → never bigger. Steps take the AbortSignal first.
  */
 import type { CompressSettings } from "../../contract/settings.ts";
+import type { Codec } from "../codec.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { sniffFormat } from "../container/sniff.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
-import { averageChromaHorizontally } from "../image/chroma.ts";
 import { mosaicOf } from "../image/mosaic.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
-import * as jpegMeta from "../jpeg/meta.ts";
-import { mozJpegOptions, thumbnailOptions } from "../jpeg/options.ts";
+import { thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
+import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
-import { decodeWebpPixels } from "../webp/decode.ts";
-import { encodeWebpPixels } from "../webp/encode.ts";
-import * as webpMeta from "../webp/meta.ts";
-import { webpOptions } from "../webp/options.ts";
-import { searchQuality, searchScore } from "./target-search.ts";
-import {
-  agreementMargin,
-  chromaForGoal,
-  SCORE_SEARCH_TABLE,
-  scoreGoal,
-  scoreSearchFor,
-  searchSpecFor,
-} from "./targets.ts";
-import { DEFAULT_TABLE } from "../jpeg/options.ts";
+import { predictByProxy, type ProxyReading, searchQuality, searchScore } from "./target-search.ts";
+import { agreementMargin, chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -47,6 +35,7 @@ export interface CompressInput {
 }
 
 interface Encoded {
+  codec: Codec;
   quality: number;
   bytes: Uint8Array;
   size: number;
@@ -107,68 +96,57 @@ export async function compressImage(
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   timings.encodeMs += performance.now() - t;
 
-  const isWebp = settings.format === "webp";
   const grayscale = info.colorSpace === "grayscale";
-  // A score goal chooses the chroma subsampling itself (targets.ts).
+  // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format.
   const goal = settings.target ? scoreGoal(settings.target) : null;
   const measureNow = goal !== null || !input.deferScore;
+  const fixedCodec = codecFor(settings);
 
   t = performance.now();
   const originalPlanes = measureNow ? measurePlanes(upright) : null;
   timings.measureMs += performance.now() - t;
   // The pyramid lives in the metric's WASM memory: freed when the job ends, however it ends.
   try {
-    const encodeSettings = goal === null || isWebp
+    const encodeSettings = goal === null || !fixedCodec.capabilities.chromaSubsampling
       ? settings
       : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
-    const toEncode = !isWebp && !grayscale && encodeSettings.chromaSubsampling === "4:2:2"
-      ? averageChromaHorizontally(upright)
-      : upright;
+    const toEncode = fixedCodec.prepare(upright, encodeSettings, grayscale);
     if (toEncode !== upright) releasePixels(upright);
     const metadata = planMetadata(info, settings.stripMetadata);
+    const context = { grayscale, scoreGoal: goal !== null };
 
-    // Score goals encode with the table preset that reaches a score with the fewest bytes (targets.ts).
-    const table = goal === null ? DEFAULT_TABLE : SCORE_SEARCH_TABLE;
-    const encodePixels = (pixels: RgbaImage, quality: number) =>
-      isWebp
-        ? encodeWebpPixels(pixels, webpOptions(settings, quality))
-        : encodeJpegPixels(pixels, mozJpegOptions(encodeSettings, quality, grayscale, table));
-
-    const encodeAt = async (quality: number, measure: boolean): Promise<Encoded> => {
+    const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
       signal.throwIfAborted();
       let te = performance.now();
-      const encoded = await encodePixels(toEncode, quality);
-      const out = isWebp ? encoded : spliceSegments(encoded, metadata.segments);
+      const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
+      const out = codec.capabilities.metadata ? spliceSegments(encoded, metadata.segments) : encoded;
       timings.encodeMs += performance.now() - te;
-      if (!measure) return { quality, bytes: out, size: out.length, score: 0, report: null };
+      if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
       te = performance.now();
-      const report = await measureOutput(out, isWebp, originalPlanes!);
+      const report = await measureOutput(out, codec, originalPlanes!);
       timings.measureMs += performance.now() - te;
       // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
-      return { quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
+      return { codec, quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
     };
 
     let chosen: Encoded;
     let chosenQuality: number | null = null;
-    if (settings.target && goal !== null) {
-      const spec = scoreSearchFor(goal + agreementMargin(grayscale), encodeSettings.chromaSubsampling);
-      let probes = 0;
-      t = performance.now();
-      const mosaic = mosaicOf(toEncode);
-      const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
-      timings.measureMs += performance.now() - t;
-      const proxy = mosaic && mosaicPlanes && (async (q: number) => {
-        signal.throwIfAborted();
-        const tp = performance.now();
-        const report = await measureOutput(await encodePixels(mosaic, q), isWebp, mosaicPlanes);
-        timings.proxyMs += performance.now() - tp;
-        return report.ssimulacra2;
+    if (goal !== null) {
+      const aimed = goal + agreementMargin(grayscale);
+      const result = await searchEncoders(signal, aimed, searchCodecs(settings.format), toEncode, {
+        chroma: encodeSettings.chromaSubsampling,
+        proxyEncode: async (codec, pixels, q) => {
+          const tp = performance.now();
+          const out = await codec.encode(pixels, encodeSettings, q, context);
+          timings.proxyMs += performance.now() - tp;
+          return out;
+        },
+        fullProbe: (codec, q, probes, maxProbes) => {
+          onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
+          return encodeAt(codec, q, true);
+        },
+        timings,
       });
-      const result = await searchScore(spec, (q) => {
-        onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-        return encodeAt(q, true);
-      }, proxy).finally(() => mosaicPlanes?.pyramid.free());
-      if (mosaic) releasePixels(mosaic);
       chosen = result.chosen;
       chosenQuality = chosen.quality;
       timings.probes = result.probes;
@@ -178,14 +156,14 @@ export async function compressImage(
       let probes = 0;
       const result = await searchQuality(spec, (q) => {
         onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-        return encodeAt(q, false);
+        return encodeAt(fixedCodec, q, false);
       });
       chosen = result.chosen;
       chosenQuality = chosen.quality;
       timings.probes = result.probes;
     } else {
       onProgress("encode", 20);
-      chosen = await encodeAt(settings.quality, false);
+      chosen = await encodeAt(fixedCodec, settings.quality, false);
     }
     // Encoding is over: only the measuring planes are needed from here.
     releasePixels(toEncode);
@@ -197,29 +175,114 @@ export async function compressImage(
     }
     if (!chosen.report && originalPlanes) {
       t = performance.now();
-      chosen.report = await measureOutput(chosen.bytes, isWebp, originalPlanes);
+      chosen.report = await measureOutput(chosen.bytes, chosen.codec, originalPlanes);
       timings.measureMs += performance.now() - t;
     }
     timings.totalMs = performance.now() - started;
     onProgress("done", 100);
-    const meta = isWebp ? webpMeta : jpegMeta;
+    const codec = chosen.codec;
     return {
       bytes: chosen.bytes,
-      mimeType: meta.mimeType,
-      extension: meta.extension,
+      mimeType: codec.mimeType,
+      extension: codec.extension,
+      encoder: codec.id,
       width: upright.width,
       height: upright.height,
       originalSize: bytes.length,
       compressedSize: chosen.size,
       keptOriginal: false,
       quality: chosen.report,
-      metadata: isWebp ? webpMetadataReport(metadata.report) : metadata.report,
+      metadata: codec.capabilities.metadata ? metadata.report : strippedReport(metadata.report),
       chosenQuality,
       thumbnail,
       timings: roundTimings(timings),
     };
   } finally {
     originalPlanes?.pyramid.free();
+  }
+}
+
+interface EncoderSearch {
+  chroma: CompressSettings["chromaSubsampling"];
+  /** Encodes the mosaic (no metadata, not timed as a full encode). */
+  proxyEncode: (codec: Codec, pixels: RgbaImage, quality: number) => Promise<Uint8Array>;
+  fullProbe: (codec: Codec, quality: number, probes: number, maxProbes: number) => Promise<Encoded>;
+  timings: CompressResult["timings"];
+}
+
+/**
+ * A score goal over several encoders, with few full-size encodes: on the image's mosaic (a small sample of
+ * its own tiles, image/mosaic.ts), each encoder's proxy finds the quality predicted to reach the goal and
+ * the bytes it takes there; the encoder with the fewest predicted bytes is searched at full size (predict,
+ * then verify). Without a mosaic (small images) every encoder is searched at full size, which is cheap there.
+ */
+async function searchEncoders(
+  signal: AbortSignal,
+  goal: number,
+  codecs: Codec[],
+  pixels: RgbaImage,
+  search: EncoderSearch,
+): Promise<{ chosen: Encoded; probes: number; proxyProbes: number }> {
+  const t = performance.now();
+  const mosaic = mosaicOf(pixels);
+  const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
+  search.timings.measureMs += performance.now() - t;
+  try {
+    const proxies = new Map<Codec, (q: number) => Promise<ProxyReading>>();
+    let proxyProbes = 0;
+    if (mosaic && mosaicPlanes) {
+      for (const codec of codecs) {
+        const readings = new Map<number, Promise<ProxyReading>>();
+        proxies.set(codec, (q) => {
+          let reading = readings.get(q);
+          if (!reading) {
+            proxyProbes++;
+            readings.set(
+              q,
+              reading = (async () => {
+                signal.throwIfAborted();
+                const out = await search.proxyEncode(codec, mosaic, q);
+                const tp = performance.now();
+                const report = await measureOutput(out, codec, mosaicPlanes);
+                search.timings.proxyMs += performance.now() - tp;
+                return { score: report.ssimulacra2, size: out.length };
+              })(),
+            );
+          }
+          return reading;
+        });
+      }
+    }
+    // With a mosaic: the one encoder predicted smallest. Without: each in turn, the smallest passing kept.
+    let contenders = codecs;
+    if (proxies.size > 0 && codecs.length > 1) {
+      const predicted = await Promise.all(codecs.map(async (codec) => {
+        const spec = scoreSearchFor(codec, goal, search.chroma);
+        const { size } = await predictByProxy(spec, proxies.get(codec)!);
+        return { codec, size };
+      }));
+      contenders = [predicted.reduce((a, b) => (b.size < a.size ? b : a)).codec];
+    }
+    let best: Encoded | null = null;
+    let probes = 0;
+    for (const codec of contenders) {
+      const spec = scoreSearchFor(codec, goal, search.chroma);
+      const proxy = proxies.get(codec) ?? null;
+      const result = await searchScore(
+        spec,
+        (q) => search.fullProbe(codec, q, probes + 1, spec.maxProbes * contenders.length).finally(() => probes++),
+        proxy && (async (q: number) => (await proxy(q)).score),
+      );
+      const passes = (e: Encoded) => e.score >= goal;
+      if (
+        !best || (passes(result.chosen) && (!passes(best) || result.chosen.size < best.size)) ||
+        (!passes(best) && result.chosen.score > best.score)
+      ) best = result.chosen;
+    }
+    return { chosen: best!, probes, proxyProbes };
+  } finally {
+    mosaicPlanes?.pyramid.free();
+    if (mosaic) releasePixels(mosaic);
   }
 }
 
@@ -239,7 +302,7 @@ export async function scoreImage(
   releasePixels(upright);
   try {
     signal.throwIfAborted();
-    return await measureOutput(output, sniffFormat(output) === "webp", planes);
+    return await measureOutput(output, decoderFor(output), planes);
   } finally {
     planes.pyramid.free();
   }
@@ -256,8 +319,20 @@ async function decodeUpright(bytes: Uint8Array, info: JpegInfo): Promise<RgbaIma
   return upright;
 }
 
-async function measureOutput(out: Uint8Array, isWebp: boolean, original: MeasurePlanes): Promise<QualityReport> {
-  const decoded = isWebp ? await decodeWebpPixels(out) : await decodeJpegPixels(out);
+/** The codec that decodes a stored result: the first of the format its bytes carry. */
+function decoderFor(output: Uint8Array): Pick<Codec, "decode"> {
+  const format = sniffFormat(output);
+  const codec = outputCodec(format);
+  if (!codec) throw new CodecError("corrupt_image", `Cannot measure a result stored as ${format}`);
+  return codec;
+}
+
+async function measureOutput(
+  out: Uint8Array,
+  codec: Pick<Codec, "decode">,
+  original: MeasurePlanes,
+): Promise<QualityReport> {
+  const decoded = await codec.decode(out);
   const planes = measurePlanes(decoded, original.factor);
   releasePixels(decoded);
   try {
@@ -277,8 +352,10 @@ function keepOriginal(
 ): CompressResult {
   return {
     bytes,
-    mimeType: jpegMeta.mimeType,
-    extension: jpegMeta.extension,
+    // The input: a JPEG, made by no encoder of ours.
+    mimeType: "image/jpeg",
+    extension: "jpg",
+    encoder: null,
     width: upright.width,
     height: upright.height,
     originalSize: bytes.length,
@@ -293,8 +370,8 @@ function keepOriginal(
   };
 }
 
-/** The WebP encoder writes no metadata chunks: everything found is removed. */
-function webpMetadataReport(report: MetadataReport): MetadataReport {
+/** An encoder that writes no metadata (WebP): everything found is removed. */
+function strippedReport(report: MetadataReport): MetadataReport {
   return { ...report, kept: [], removed: report.found };
 }
 

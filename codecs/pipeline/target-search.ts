@@ -72,6 +72,83 @@ export interface ScoreSearch {
  */
 export type Proxy = (quality: number) => Promise<number>;
 
+/** A proxy reading: the mosaic's score and its encoded size at one quality. */
+export interface ProxyReading {
+  score: number;
+  size: number;
+}
+
+/**
+ * Before any full-size encode: the quality the proxy predicts reaches the search's aim (with the prior
+ * offset between mosaic and full image), and the mosaic's bytes there, which rank encoders against each other.
+ */
+export async function predictByProxy(
+  spec: ScoreSearch,
+  proxy: (quality: number) => Promise<ProxyReading>,
+): Promise<{ quality: number; size: number }> {
+  const scores = new Map<number, number>();
+  const read = memoReader(scores, async (q) => (await proxy(q)).score);
+  const start = clamp(Math.round(spec.start), spec.lo, spec.hi);
+  const aim = spec.goal + spec.aimAbove;
+  const quality = clamp(
+    await lowestPassingByProxy(scores, read, aim, PRIOR_PROXY_OFFSET, spec.lo, spec.hi, start),
+    spec.lo,
+    spec.hi,
+  );
+  return { quality, size: (await proxy(quality)).size };
+}
+
+function memoReader(scores: Map<number, number>, proxy: Proxy | null): Proxy {
+  return async (q) => {
+    let score = scores.get(q);
+    if (score === undefined) scores.set(q, score = await proxy!(q));
+    return score;
+  };
+}
+
+/**
+ * Lowest quality in [lo, hi] whose proxy score + offset reaches the aim (hi + 1 if none). The proxy is
+ * cheap, not free: known readings set the bracket, then each reading is placed by interpolation inside it
+ * (or by the local slope, until it is closed).
+ */
+async function lowestPassingByProxy(
+  proxyScores: Map<number, number>,
+  proxyAt: Proxy,
+  aim: number,
+  offset: number,
+  lo: number,
+  hi: number,
+  from: number,
+): Promise<number> {
+  let pass = hi + 1, fail = lo - 1;
+  for (const [q, score] of proxyScores) {
+    if (q < lo || q > hi) continue;
+    if (score + offset >= aim) pass = Math.min(pass, q);
+    else fail = Math.max(fail, q);
+  }
+  if (fail >= pass) fail = pass - 1; // a non-monotone reading: trust the passing one
+  let q = clamp(from, lo, hi);
+  while (pass - fail > 1) {
+    if (q <= fail || q >= pass) q = Math.floor((pass + fail) / 2);
+    const score = (await proxyAt(q)) + offset;
+    if (score >= aim) pass = q;
+    else fail = q;
+    if (pass - fail <= 1) break;
+    const at = (x: number) => proxyScores.get(x)! + offset;
+    let next: number;
+    if (pass <= hi && fail >= lo) {
+      next = Math.ceil(fail + ((aim - at(fail)) * (pass - fail)) / Math.max(1e-6, at(pass) - at(fail)));
+    } else {
+      const slope = proxySlope(proxyScores, q);
+      next = score >= aim ? Math.floor(q - (score - aim) / slope) : Math.ceil(q + (aim - score) / slope);
+    }
+    // Move at least one step, and stay inside the open bracket.
+    if (next === q) next = score >= aim ? q - 1 : q + 1;
+    q = clamp(next, Math.max(lo, fail + 1), Math.min(hi, pass - 1));
+  }
+  return pass;
+}
+
 /** The full image's score minus the proxy's, before a full probe calibrates it (measured: -1.5 to -3.5). */
 const PRIOR_PROXY_OFFSET = -2.5;
 
@@ -93,45 +170,9 @@ export async function searchScore<P extends Probe>(
   const done: P[] = [];
   const aim = spec.goal + spec.aimAbove;
   const proxyScores = new Map<number, number>();
-  const proxyAt = async (q: number) => {
-    let score = proxyScores.get(q);
-    if (score === undefined) proxyScores.set(q, score = await proxy!(q));
-    return score;
-  };
-  /**
-   * Lowest quality in [lo, hi] whose proxy score + offset reaches the aim (hi + 1 if none). The proxy is
-   * cheap, not free: known readings set the bracket, then each reading is placed by interpolation inside it
-   * (or by the local slope, until it is closed).
-   */
-  const proxyPrediction = async (offset: number, lo: number, hi: number, from: number) => {
-    let pass = hi + 1, fail = lo - 1;
-    for (const [q, score] of proxyScores) {
-      if (q < lo || q > hi) continue;
-      if (score + offset >= aim) pass = Math.min(pass, q);
-      else fail = Math.max(fail, q);
-    }
-    if (fail >= pass) fail = pass - 1; // a non-monotone reading: trust the passing one
-    let q = clamp(from, lo, hi);
-    while (pass - fail > 1) {
-      if (q <= fail || q >= pass) q = Math.floor((pass + fail) / 2);
-      const score = (await proxyAt(q)) + offset;
-      if (score >= aim) pass = q;
-      else fail = q;
-      if (pass - fail <= 1) break;
-      const at = (x: number) => proxyScores.get(x)! + offset;
-      let next: number;
-      if (pass <= hi && fail >= lo) {
-        next = Math.ceil(fail + ((aim - at(fail)) * (pass - fail)) / Math.max(1e-6, at(pass) - at(fail)));
-      } else {
-        const slope = proxySlope(proxyScores, q);
-        next = score >= aim ? Math.floor(q - (score - aim) / slope) : Math.ceil(q + (aim - score) / slope);
-      }
-      // Move at least one step, and stay inside the open bracket.
-      if (next === q) next = score >= aim ? q - 1 : q + 1;
-      q = clamp(next, Math.max(lo, fail + 1), Math.min(hi, pass - 1));
-    }
-    return pass;
-  };
+  const proxyAt = memoReader(proxyScores, proxy);
+  const proxyPrediction = (offset: number, lo: number, hi: number, from: number) =>
+    lowestPassingByProxy(proxyScores, proxyAt, aim, offset, lo, hi, from);
 
   let quality = clamp(Math.round(spec.start), spec.lo, spec.hi);
   if (proxy) quality = clamp(await proxyPrediction(PRIOR_PROXY_OFFSET, spec.lo, spec.hi, quality), spec.lo, spec.hi);

@@ -1,7 +1,7 @@
 /** Target goals (Premium) expressed as searches over the quality setting. */
 import type { ChromaSubsampling, Target } from "../../contract/settings.ts";
 import type { ScoreSearch, SearchSpec } from "./target-search.ts";
-import type { QuantTable } from "../jpeg/meta.ts";
+import type { Codec } from "../codec.ts";
 
 /**
  * "auto": the smallest output whose SSIMULACRA 2 is at least 80, the level the
@@ -37,15 +37,6 @@ export function searchSpecFor(target: Target & { kind: "size" }): SearchSpec {
 }
 
 /**
- * Score goals encode with MozJPEG's table preset 2 (tuned for MS-SSIM) instead of the default 3: at the
- * lowest quality scoring 80.25, found by bisection on full images, it needed fewer bytes on every photo
- * measured (Storm 71 vs 86 KB, Aqua 126 vs 140, friends 309 vs 331, FallenLeaf 276 vs 280, Kleiber about
- * 2% less). Presets 6 and 7 won only on Storm (6: 67 KB) and lost by 4-20% elsewhere, so choosing per
- * photo would not pay for its probes.
- */
-export const SCORE_SEARCH_TABLE: QuantTable = 2;
-
-/**
  * Our SSIMULACRA 2 reads at most this much above the reference tool's on outputs scoring 65-95 (measured
  * on the 84 reference pairs: ≤ 0.25 for colour photos, ≤ 0.5 for the grayscale one), so a goal is searched
  * this much higher: an output we pass also passes the reference.
@@ -70,21 +61,13 @@ export function chromaForGoal(goal: number, grayscale: boolean, source: string |
   return grayscale || source === "4:2:0" || goal < FULL_CHROMA_FROM_SCORE ? "4:2:0" : "4:4:4";
 }
 
-/**
- * The first quality to probe for a goal: MozJPEG's tables at quality q score
- * about 81 at q80 with 4:2:0 (median of photos), gaining about 0.8 point per
- * step there; with 4:4:4 about 89 at q90.
- */
-export function predictQuality(goal: number, chroma: ChromaSubsampling): number {
-  return chroma === "4:4:4" ? 90 + (goal + 1 - 89) / 0.6 : 80 + (goal + 1 - 81) / 0.8;
-}
-
-export function scoreSearchFor(goal: number, chroma: ChromaSubsampling): ScoreSearch {
+/** A score search for one codec: its own quality → score curve gives the first probe. */
+export function scoreSearchFor(codec: Codec, goal: number, chroma: ChromaSubsampling): ScoreSearch {
   return {
     goal,
     slack: SCORE_SLACK,
     aimAbove: SCORE_AIM_ABOVE,
-    start: predictQuality(goal, chroma),
+    start: codec.predictQuality(goal, chroma),
     lo: 20,
     hi: 100,
     maxProbes: MAX_SCORE_PROBES,

@@ -1,7 +1,9 @@
 /** The score search (predict, then verify) on synthetic score curves, and auto on fixtures. */
 import assert from "node:assert/strict";
 import { type Probe, searchScore } from "../../codecs/pipeline/target-search.ts";
-import { chromaForGoal, predictQuality, SCORE_SEARCH_TABLE, scoreSearchFor } from "../../codecs/pipeline/targets.ts";
+import { chromaForGoal, scoreSearchFor } from "../../codecs/pipeline/targets.ts";
+import { predictQuality, SCORE_SEARCH_TABLE } from "../../codecs/jpeg/score-curve.ts";
+import { mozjpeg } from "../../codecs/jpeg/codec.ts";
 import { decodeJpegPixels } from "../../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
@@ -46,7 +48,7 @@ Deno.test("without a proxy, the score search ends within a step of the floor or 
   for (const [at80, slope] of CURVES) {
     for (const goal of [50, 80, 90]) {
       const { probe, probed } = curve(at80, slope);
-      const { chosen, passed } = await searchScore(scoreSearchFor(goal, chromaForGoal(goal, false)), probe);
+      const { chosen, passed } = await searchScore(scoreSearchFor(mozjpeg, goal, chromaForGoal(goal, false)), probe);
       const label = `${at80}/${slope} goal ${goal}`;
       assert.ok(probed.length <= 4, `${label}: ${probed}`);
       if (passed) assertTight(chosen, goal, at80, slope, label);
@@ -65,7 +67,7 @@ Deno.test("a calibrated proxy brings the search within a step of the floor in 1-
           proxied.push(q);
           return Promise.resolve(scoreAt(at80, slope, q) + offset + drift * (q - 80));
         };
-        const spec = scoreSearchFor(goal, chromaForGoal(goal, false));
+        const spec = scoreSearchFor(mozjpeg, goal, chromaForGoal(goal, false));
         const { chosen, passed, probes } = await searchScore(spec, probe, proxy);
         const label = `${at80}/${slope} goal ${goal} offset ${offset}/${drift}`;
         if (scoreAt(at80, slope, spec.hi) < goal) continue; // unreachable
@@ -109,24 +111,16 @@ Deno.test("a size target warns below a score of 50, and older stored scores get 
   assert.equal(withSsimulacra2(old as typeof scores)!.ssimulacra2, 42);
 });
 
-Deno.test("a score goal encodes with MozJPEG's MS-SSIM table preset; with MozJPEG off, libjpeg's tables stay", async () => {
-  const bytes = await fixture("metadata-all.jpg");
-  const pixels = await decodeJpegPixels(bytes);
+Deno.test("MozJPEG encodes for a score goal with its MS-SSIM table preset; with MozJPEG off, libjpeg's tables stay", async () => {
+  const pixels = await decodeJpegPixels(await fixture("metadata-all.jpg"));
   const tableAt = async (quality: number, table: QuantTable) =>
     lumaQuantTable(await encodeJpegPixels(pixels, mozJpegOptions(settings(), quality, false, table)));
-  const auto = await compressImage(new AbortController().signal, {
-    bytes,
-    settings: settings({ target: { kind: "auto" } }),
-    maxPixels: 50e6,
-  });
-  assert.equal(auto.keptOriginal, false);
-  const q = auto.chosenQuality!;
-  assert.deepEqual(lumaQuantTable(auto.bytes), await tableAt(q, SCORE_SEARCH_TABLE));
-  assert.notDeepEqual(lumaQuantTable(auto.bytes), await tableAt(q, 3));
-  const off = await compressImage(new AbortController().signal, {
-    bytes,
-    settings: settings({ mozjpeg: false, target: { kind: "auto" } }),
-    maxPixels: 50e6,
-  });
-  assert.deepEqual(lumaQuantTable(off.bytes), await tableAt(off.chosenQuality!, 0));
+  const forGoal = { grayscale: false, scoreGoal: true };
+  const goalBytes = await mozjpeg.encode(pixels, settings(), 77, forGoal);
+  assert.deepEqual(lumaQuantTable(goalBytes), await tableAt(77, SCORE_SEARCH_TABLE));
+  assert.notDeepEqual(lumaQuantTable(goalBytes), await tableAt(77, 3));
+  const fixed = await mozjpeg.encode(pixels, settings(), 77, { ...forGoal, scoreGoal: false });
+  assert.deepEqual(lumaQuantTable(fixed), await tableAt(77, 3));
+  const off = await mozjpeg.encode(pixels, settings({ mozjpeg: false }), 77, forGoal);
+  assert.deepEqual(lumaQuantTable(off), await tableAt(77, 0));
 });

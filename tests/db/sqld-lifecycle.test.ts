@@ -69,6 +69,7 @@ const done = {
   compressedSize: 1,
   quality: 80,
   format: "jpeg" as const,
+  encoder: "mozjpeg" as const,
   width: 1,
   height: 1,
   keptOriginal: false,

@@ -187,6 +187,7 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
   const fields = {
     quality: "63",
     format: "jpeg",
+    encoder: "jpegli",
     mode: "quality",
     progressive: "true",
     mozjpeg: "false",
@@ -200,6 +201,7 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
   const expected = {
     quality: 63,
     format: "jpeg",
+    encoder: "jpegli",
     mode: "quality",
     progressive: true,
     mozjpeg: false,

@@ -50,6 +50,7 @@ export class HeldCompressor implements Compressor {
           resolve({
             bytes: bytes.slice(0, Math.max(4, Math.floor(bytes.length / 2))),
             mimeType: "image/jpeg",
+            encoder: "mozjpeg",
             width: 10,
             height: 10,
             compressedSize: Math.max(4, Math.floor(bytes.length / 2)),

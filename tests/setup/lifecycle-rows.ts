@@ -40,6 +40,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     compressedSize: null,
     quality: 80,
     format: "jpeg",
+    encoder: null,
     width: null,
     height: null,
     errorMessage: null,

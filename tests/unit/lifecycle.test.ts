@@ -61,6 +61,7 @@ const done = {
   compressedSize: 50,
   quality: 80,
   format: "jpeg" as const,
+  encoder: "mozjpeg" as const,
   width: 10,
   height: 10,
   keptOriginal: false,

@@ -274,6 +274,7 @@ export class Admission {
       compressedSize: null,
       quality: settings.quality,
       format: settings.format,
+      encoder: null,
       width: null,
       height: null,
       errorMessage: "refused" in entry ? entry.refused : null,

@@ -35,6 +35,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
       return {
         bytes: r.bytes,
         mimeType: r.mimeType,
+        encoder: r.encoder,
         width: r.width,
         height: r.height,
         compressedSize: r.compressedSize,

@@ -2,13 +2,15 @@
  * What the compression service needs from the codec pool (codecs/mod.ts).
  * Kept as a port so the scheduler's ordering can be tested with a controllable fake.
  */
-import type { CompressSettings } from "../../../contract/settings.ts";
+import type { CodecId, CompressSettings } from "../../../contract/settings.ts";
 import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
 import type { ImageInput } from "../../../codecs/mod.ts";
 
 export interface CompressOutcome {
   bytes: Uint8Array;
   mimeType: string;
+  /** The codec that made `bytes` (null when they are the original's). */
+  encoder: CodecId | null;
   width: number;
   height: number;
   compressedSize: number;

@@ -42,6 +42,7 @@ export type Completion = Pick<
   | "compressedSize"
   | "quality"
   | "format"
+  | "encoder"
   | "width"
   | "height"
   | "keptOriginal"

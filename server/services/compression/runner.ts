@@ -83,6 +83,7 @@ export class Runner {
         compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
         quality: outcome.chosenQuality ?? settings.quality,
         format: outcome.keptOriginal ? "jpeg" : formatOf(outcome.mimeType),
+        encoder: outcome.keptOriginal ? null : outcome.encoder,
         width: outcome.width,
         height: outcome.height,
         keptOriginal: outcome.keptOriginal,

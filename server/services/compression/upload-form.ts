@@ -4,7 +4,9 @@ import {
   BATCH_PRIORITIES,
   CHROMA_SUBSAMPLINGS,
   type CompressSettings,
+  compressSettingsSchema,
   DEFAULT_SETTINGS,
+  ENCODERS,
   MODES,
   OUTPUT_FORMATS,
   targetSchema,
@@ -29,6 +31,7 @@ const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T
 const fieldsSchema = z.object({
   quality: intIn("quality", 1, 100).optional(),
   format: oneOf("format", OUTPUT_FORMATS).optional(),
+  encoder: oneOf("encoder", ENCODERS).optional(),
   mode: oneOf("mode", MODES).optional(),
   progressive: flag("progressive").optional(),
   mozjpeg: flag("mozjpeg").optional(),
@@ -79,9 +82,11 @@ export function readUploadForm(body: MultipartBody): UploadForm {
   const d = DEFAULT_SETTINGS;
   return {
     files,
-    settings: {
+    // The whole shape again, for the rules across fields (an encoder that cannot write the format).
+    settings: parseInput(compressSettingsSchema, {
       quality: f.quality ?? d.quality,
       format: f.format ?? d.format,
+      encoder: f.encoder ?? d.encoder,
       mode: f.mode ?? d.mode,
       progressive: f.progressive ?? d.progressive,
       mozjpeg: f.mozjpeg ?? d.mozjpeg,
@@ -89,7 +94,7 @@ export function readUploadForm(body: MultipartBody): UploadForm {
       stripMetadata: f.stripMetadata ?? d.stripMetadata,
       chromaSubsampling: f.chromaSubsampling ?? d.chromaSubsampling,
       target: f.target ?? null,
-    },
+    }),
     priority: f.priority ?? "normal",
     maxConcurrent: f.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     pauseOnError: f.pauseOnError ?? false,

@@ -28,6 +28,7 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
     compressedSize: row.compressedSize,
     quality: row.quality,
     format: row.format as Job["format"],
+    encoder: row.encoder ?? null,
     settings,
     width: row.width,
     height: row.height,

@@ -8,6 +8,7 @@ import type { SavedSettings } from "../api/settings.ts";
 export const compressSettingsOf = (s: SavedSettings, premium: boolean): CompressSettings => ({
   quality: s.quality,
   format: s.format,
+  encoder: s.encoder,
   mode: s.mode,
   progressive: s.progressive,
   mozjpeg: s.mozjpeg,

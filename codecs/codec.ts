@@ -1,0 +1,36 @@
+/**
+ * What every codec in the registry (codecs/registry.ts) provides: one folder per encoder or output format
+ * (jpeg/ for MozJPEG, jpegli/, webp/), each exporting one `Codec`. The pipeline asks these fields and never
+ * tests for a format or an encoder by name.
+ */
+import type { ChromaSubsampling, CodecId, CompressSettings } from "../contract/settings.ts";
+import type { RgbaImage } from "./jpeg/decode.ts";
+
+export type { CodecId };
+
+export interface EncodeContext {
+  /** A one-component (grey) source: encoded as a one-component file where the format has one. */
+  grayscale: boolean;
+  /** Encoding for a score goal: an encoder may prefer other tables there (MozJPEG does). */
+  scoreGoal: boolean;
+}
+
+export interface Codec {
+  id: CodecId;
+  label: string;
+  mimeType: string;
+  extension: string;
+  capabilities: {
+    /** The source's metadata segments (ICC, EXIF, XMP...) are spliced into the output (a JPEG container). */
+    metadata: boolean;
+    /** The chroma subsampling setting applies (else the format fixes it). */
+    chromaSubsampling: boolean;
+  };
+  /** Pixels as this encoder needs them for these settings, made once per job (the input, or a new image). */
+  prepare(pixels: RgbaImage, settings: CompressSettings, grayscale: boolean): RgbaImage;
+  encode(pixels: RgbaImage, settings: CompressSettings, quality: number, context: EncodeContext): Promise<Uint8Array>;
+  /** Decodes this codec's own output (to measure it). */
+  decode(bytes: Uint8Array): Promise<RgbaImage>;
+  /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */
+  predictQuality(goal: number, chroma: ChromaSubsampling): number;
+}

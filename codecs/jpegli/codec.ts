@@ -1,0 +1,21 @@
+/** jpegli as a registry codec (codecs/registry.ts). */
+import type { Codec } from "../codec.ts";
+import { decodeJpegPixels } from "../jpeg/decode.ts";
+import { encodeJpegliPixels } from "./encode.ts";
+import * as meta from "./meta.ts";
+import { jpegliOptions } from "./options.ts";
+import { predictQuality } from "./score-curve.ts";
+
+export const jpegli: Codec = {
+  id: "jpegli",
+  label: meta.label,
+  mimeType: meta.mimeType,
+  extension: meta.extension,
+  capabilities: { metadata: true, chromaSubsampling: true },
+  // jpegli writes 4:2:2 itself: no emulation.
+  prepare: (pixels) => pixels,
+  encode: (pixels, settings, quality, context) =>
+    Promise.resolve(encodeJpegliPixels(pixels, jpegliOptions(settings, quality, context.grayscale))),
+  decode: decodeJpegPixels,
+  predictQuality,
+};

@@ -1,0 +1,20 @@
+/** libwebp (lossy) as a registry codec (codecs/registry.ts). */
+import type { Codec } from "../codec.ts";
+import { decodeWebpPixels } from "./decode.ts";
+import { encodeWebpPixels } from "./encode.ts";
+import * as meta from "./meta.ts";
+import { webpOptions } from "./options.ts";
+
+export const webp: Codec = {
+  id: "webp",
+  label: meta.label,
+  mimeType: meta.mimeType,
+  extension: meta.extension,
+  // WebP lossy is always 4:2:0, and the encoder writes no metadata chunks.
+  capabilities: { metadata: false, chromaSubsampling: false },
+  prepare: (pixels) => pixels,
+  encode: (pixels, settings, quality) => encodeWebpPixels(pixels, webpOptions(settings, quality)),
+  decode: decodeWebpPixels,
+  // libwebp's quality scale scores about like MozJPEG's near 80 (a first probe; the search corrects it).
+  predictQuality: (goal) => 80 + (goal + 1 - 81) / 0.8,
+};
