@@ -26,13 +26,26 @@ export async function ensureCorpus(dir = new URL(".corpus/", REPO)): Promise<URL
   }
 }
 
+/**
+ * `BENCH_PHOTOS` limits a run to some photos: comma-separated name prefixes (`A01,A08,A13`), or a count
+ * (`4`: the first four). Unset: the whole corpus.
+ */
+function selected(names: string[]): string[] {
+  const only = Deno.env.get("BENCH_PHOTOS")?.trim();
+  if (!only) return names;
+  if (/^\d+$/.test(only)) return names.slice(0, Number(only));
+  const prefixes = only.split(",").map((p) => p.trim());
+  return names.filter((name) => prefixes.some((p) => name.startsWith(p)));
+}
+
 export async function loadCorpus(dir?: URL): Promise<CorpusImage[]> {
   const images = await ensureCorpus(dir);
   const manifest = await Deno.readTextFile(new URL("../manifest.tsv", images));
   const rows = manifest.trim().split("\n").slice(1).map((line) => line.split("\t"));
+  const names = selected(rows.map(([, name]) => name ?? ""));
   const out: CorpusImage[] = [];
   for (const [, name, , size] of rows) {
-    if (!name || !size) continue;
+    if (!name || !size || !names.includes(name)) continue;
     const [width, height] = size.split("x").map(Number) as [number, number];
     out.push({
       name,

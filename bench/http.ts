@@ -1,11 +1,12 @@
 /**
  * HTTP figures (DESIGN §9): end-to-end throughput through the API as a ratio of
  * the pool's raw throughput, GET /api/jobs latency under 100 polling clients,
- * and the server's peak RSS while a 20 × ~10 MB upload is processed.
+ * and the server's peak RSS while a 20 × ~10 MB upload is processed (half by MozJPEG, half by jpegli).
  */
 import { eq } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { users } from "../db/schema.ts";
+import { ENCODERS } from "../contract/settings.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
@@ -36,12 +37,19 @@ async function premiumClient(server: RunningServer, username: string): Promise<C
   return { cookie, get: (path) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } }) };
 }
 
-async function uploadAll(server: RunningServer, client: Client, images: CorpusImage[]): Promise<string[]> {
+/** One batch; `fields` are further settings fields of the form (DESIGN §4), e.g. `encoder`. */
+async function uploadAll(
+  server: RunningServer,
+  client: Client,
+  images: CorpusImage[],
+  fields: Record<string, string> = {},
+): Promise<string[]> {
   const form = new FormData();
   for (const image of images) {
     form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
   }
   form.append("maxConcurrent", "10");
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const res = await fetch(`${server.url}/api/compress`, {
     method: "POST",
     headers: { Cookie: client.cookie },
@@ -52,8 +60,15 @@ async function uploadAll(server: RunningServer, client: Client, images: CorpusIm
   return jobs.map((j) => j.id);
 }
 
-/** Polls until every job ended; with `scored`, until every deferred score arrived too. */
-async function waitAllSettled(client: Client, ids: string[], scored = false): Promise<void> {
+interface JobView {
+  id: string;
+  status: string;
+  scorePending: boolean;
+  encoder: string | null;
+}
+
+/** Polls until every job ended (and returns them); with `scored`, until every deferred score arrived too. */
+async function waitAllSettled(client: Client, ids: string[], scored = false): Promise<JobView[]> {
   const wanted = new Set(ids);
   for (;;) {
     // 5 polls a second: within the server's per-session poll budget (10/s), which answers 429 beyond it.
@@ -63,11 +78,10 @@ async function waitAllSettled(client: Client, ids: string[], scored = false): Pr
       await res.body?.cancel();
       continue;
     }
-    const { jobs } = await res.json() as { jobs: Array<{ id: string; status: string; scorePending: boolean }> };
+    const { jobs } = await res.json() as { jobs: JobView[] };
     const mine = jobs.filter((j) => wanted.has(j.id));
-    const ended = (j: (typeof jobs)[number]) =>
-      (j.status === "completed" && !(scored && j.scorePending)) || j.status === "error";
-    if (mine.length === ids.length && mine.every(ended)) return;
+    const ended = (j: JobView) => (j.status === "completed" && !(scored && j.scorePending)) || j.status === "error";
+    if (mine.length === ids.length && mine.every(ended)) return mine;
   }
 }
 
@@ -147,20 +161,39 @@ export async function pollingLatency(corpus: CorpusImage[], workers: number) {
   }
 }
 
-/** The server's peak RSS while it processes one upload of 20 files of ~10 MB. */
+/**
+ * The server's peak RSS while it processes 20 files of ~10 MB with both encoders in use (both WASM
+ * modules resident in every worker): two batches of 10 uploaded at once, one with `encoder=mozjpeg`,
+ * one with `encoder=jpegli`, each with the same photos.
+ */
 export async function bigUploadMemory(corpus: CorpusImage[], workers: number) {
   const big = corpus.filter((i) => i.bytes.length > 9_000_000 && i.bytes.length <= 10 * 1024 * 1024);
-  if (big.length === 0) throw new Error("The corpus has no ~10 MB images");
+  if (big.length === 0) return figure("big_upload_files", 0, "(no ~10 MB photo in the corpus run: see BENCH_PHOTOS)");
   const images = Array.from({ length: 20 }, (_, i) => big[i % big.length]!);
+  const half = images.length / ENCODERS.length;
   const server = await startServer({ WORKERS: String(workers) });
   try {
     const client = await premiumClient(server, "bench-memory");
     const t = performance.now();
-    const ids = await uploadAll(server, client, images);
-    await waitAllSettled(client, ids);
+    const batches = ENCODERS.map((encoder, k) =>
+      uploadAll(server, client, images.slice(k * half, (k + 1) * half), { encoder })
+    );
+    const jobs = await waitAllSettled(client, (await Promise.all(batches)).flat());
+    const made = Object.entries(
+      Object.groupBy(jobs, (j) => j.encoder ?? (j.status === "error" ? "error" : "original")),
+    );
     figure("big_upload_files", images.length, `x ~${(images[0]!.bytes.length / 1e6).toFixed(1)} MB`);
+    figure(
+      "big_upload_encoders",
+      made.map(([encoder, list]) => `${encoder} ${list!.length}`).join(", "),
+      `(${ENCODERS.length} batches of ${half} uploaded at once, one per encoder)`,
+    );
     figure("big_upload_seconds", (performance.now() - t) / 1000, "s");
-    figure("big_upload_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1024)`);
+    figure(
+      "big_upload_server_peak_rss",
+      await peakRssOf(server.pid),
+      `MB (${workers} workers, both encoders; target <= 1200)`,
+    );
   } finally {
     await server.stop();
   }

@@ -1,6 +1,8 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
+ * `deno task bench quality`: the quality section alone. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
+ * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
 import { createCodecPool } from "../codecs/mod.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";

@@ -7,6 +7,8 @@
  * idle: that time is printed apart). The breakdown is per megapixel and per lane (wall time × 2 lanes ÷ megapixels):
  * the pipeline's stages from one in-process pass on this thread, then what the pool adds over that
  * pass (two workers side by side, messaging, worker starts) and what HTTP adds over the raw pool.
+ * Then jpegli's fixed path against MozJPEG's through the same pool, and each encoder alone against
+ * native encoders on the same pixels (`encodeTimes`).
  */
 import sharp from "sharp";
 import { createCodecPool } from "../codecs/mod.ts";
@@ -14,11 +16,15 @@ import { compressImage } from "../codecs/pipeline/compress.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
 import { thumbnailOptions } from "../codecs/jpeg/options.ts";
+import { releasePixels } from "../codecs/image/release.ts";
 import { thumbnailPixels } from "../codecs/image/thumbnail.ts";
-import { DEFAULT_SETTINGS } from "../contract/settings.ts";
+import { CODECS } from "../codecs/registry.ts";
+import { type CompressSettings, DEFAULT_SETTINGS, ENCODERS } from "../contract/settings.ts";
+import { cjpegArgs, ensureCjpeg } from "./cjpeg.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { httpEndToEnd } from "./http.ts";
-import { figure } from "./report.ts";
+import { pnm, samples, uprightPhoto } from "./pixels.ts";
+import { figure, onLanes } from "./report.ts";
 
 const LANES = 2;
 
@@ -44,24 +50,25 @@ const NATIVE_OPTIONS: sharp.JpegOptions = {
 async function nativeMozjpeg(corpus: CorpusImage[], lanes: number): Promise<{ seconds: number; bytes: number }> {
   sharp.concurrency(1); // one libvips thread per photo: a lane is one thread, as a codec worker is
   sharp.cache(false);
-  let next = 0, bytes = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: lanes }, async () => {
-    while (next < corpus.length) {
-      const image = corpus[next++]!;
-      const out = await sharp(image.bytes).rotate().jpeg(NATIVE_OPTIONS).toBuffer();
-      bytes += out.length; // not `bytes += await …`: that reads `bytes` before the other lane adds to it
-    }
-  }));
-  return { seconds: (performance.now() - t) / 1000, bytes };
+  const sizes = await onLanes(
+    corpus.length,
+    lanes,
+    async (i) => (await sharp(corpus[i]!.bytes).rotate().jpeg(NATIVE_OPTIONS).toBuffer()).length,
+  );
+  return { seconds: (performance.now() - t) / 1000, bytes: sizes.reduce((a, b) => a + b, 0) };
 }
 
-async function rawPool(corpus: CorpusImage[], workers: number): Promise<{ seconds: number; bytes: number }> {
+async function rawPool(
+  corpus: CorpusImage[],
+  workers: number,
+  settings: CompressSettings = DEFAULT_SETTINGS,
+): Promise<{ seconds: number; bytes: number }> {
   const pool = createCodecPool({ size: workers, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
   const t = performance.now();
   // As the server runs the fixed path: the result first, its score later.
   const results = await Promise.all(
-    corpus.map((image) => pool.compress(image.bytes.slice(), DEFAULT_SETTINGS, { deferScore: true })),
+    corpus.map((image) => pool.compress(image.bytes.slice(), settings, { deferScore: true })),
   );
   const seconds = (performance.now() - t) / 1000;
   await pool.close();
@@ -90,6 +97,48 @@ async function stageTimes(corpus: CorpusImage[]) {
   return sums;
 }
 
+/**
+ * Encoding alone, summed over the corpus (ms), one photo at a time on this thread, every encoder on the same
+ * upright pixels at q80, sequential, 4:2:0: ours (WASM, the product's defaults, as a fixed-quality job
+ * encodes) and native: `cjpeg -quality 80 -optimize -sample 2x2` (libjpeg-turbo; a process reading a PNM
+ * file, its start and the file's parse included) and MozJPEG through sharp from raw pixels (NATIVE_OPTIONS).
+ * The first photo runs twice, untimed the first time: modules compiled, libvips loaded.
+ */
+async function encodeTimes(corpus: CorpusImage[]) {
+  await ensureCjpeg();
+  sharp.concurrency(1);
+  sharp.cache(false);
+  const dir = await Deno.makeTempDir({ prefix: "bench-encode-" });
+  const ms = { mozjpeg: 0, jpegli: 0, libjpeg_turbo: 0, native_mozjpeg: 0 };
+  try {
+    for (const [n, image] of [corpus[0]!, ...corpus].entries()) {
+      const { pixels, grayscale } = await uprightPhoto(image.bytes);
+      const time = async (key: keyof typeof ms, encode: () => Promise<unknown>) => {
+        const t = performance.now();
+        await encode();
+        if (n > 0) ms[key] += performance.now() - t;
+      };
+      for (const id of ENCODERS) {
+        const settings = { ...DEFAULT_SETTINGS, encoder: id };
+        await time(id, () => CODECS[id].encode(pixels, settings, 80, { grayscale, scoreGoal: false }));
+      }
+      const input = `${dir}/in.pnm`, args = cjpegArgs(80, true, "2x2");
+      await Deno.writeFile(input, pnm(pixels, grayscale));
+      await time("libjpeg_turbo", async () => {
+        const run = await new Deno.Command("cjpeg", { args: [...args, "-outfile", `${dir}/out.jpg`, input] }).output();
+        if (!run.success) throw new Error("cjpeg failed");
+      });
+      const raw = { width: pixels.width, height: pixels.height, channels: grayscale ? 1 as const : 3 as const };
+      const rgb = samples(pixels, grayscale);
+      await time("native_mozjpeg", () => sharp(rgb, { raw }).jpeg(NATIVE_OPTIONS).toBuffer());
+      releasePixels(pixels);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  return ms;
+}
+
 export async function fixedPathVsNative(corpus: CorpusImage[], workers = LANES): Promise<void> {
   const megapixels = corpus.reduce((sum, i) => sum + i.megapixels, 0);
   /** Wall seconds as per-lane milliseconds per megapixel. */
@@ -99,6 +148,7 @@ export async function fixedPathVsNative(corpus: CorpusImage[], workers = LANES):
   // Native before and after the product's runs; the product is compared with their mean.
   const nativeBefore = await nativeMozjpeg(corpus, LANES);
   const pool = await rawPool(corpus, workers);
+  const jpegliPool = await rawPool(corpus, workers, { ...DEFAULT_SETTINGS, encoder: "jpegli" });
   const http = await httpEndToEnd(corpus, workers, "bench-fixed-path");
   const nativeAfter = await nativeMozjpeg(corpus, LANES);
   const native = (nativeBefore.seconds + nativeAfter.seconds) / 2;
@@ -135,6 +185,23 @@ export async function fixedPathVsNative(corpus: CorpusImage[], workers = LANES):
     `(${workers} workers side by side over one thread in-process)`,
   );
   figure("fixed_path_ms_per_mp_http", perLane(http.seconds - pool.seconds), "(over the raw pool)");
+  figure(
+    "jpegli_fixed_time_vs_mozjpeg",
+    jpegliPool.seconds / pool.seconds,
+    `x (raw pool, ${workers} workers, q80 results, scores deferred: ${perLane(jpegliPool.seconds).toFixed(1)} vs ${
+      perLane(pool.seconds).toFixed(1)
+    } ms/MP per lane; jpegli's bytes ${(jpegliPool.bytes / pool.bytes).toFixed(2)}x; target <= 0.8)`,
+  );
+  const encode = await encodeTimes(corpus);
+  const nativeNote = (ms: number) =>
+    `(${(ms / encode.native_mozjpeg).toFixed(2)}x native MozJPEG, ${(ms / encode.libjpeg_turbo).toFixed(2)}x cjpeg)`;
+  for (const id of ENCODERS) figure(`encode_ms_per_mp_${id}`, perMp(encode[id]), nativeNote(encode[id]));
+  figure(
+    "encode_ms_per_mp_native_libjpeg_turbo",
+    perMp(encode.libjpeg_turbo),
+    "(cjpeg -quality 80 -optimize -sample 2x2, one process per photo)",
+  );
+  figure("encode_ms_per_mp_native_mozjpeg", perMp(encode.native_mozjpeg), "(sharp, raw pixels in, one thread)");
 }
 
 // `deno run -A bench/native.ts`: this section alone.

@@ -20,3 +20,20 @@ export async function peakRssMb(): Promise<number> {
 export async function resetPeakRss(): Promise<void> {
   await Deno.writeTextFile("/proc/self/clear_refs", "5");
 }
+
+/** Runs `work` for items 0..count-1 on `lanes` lanes, each taking the next item when it is done; results in item order. */
+export async function onLanes<T>(
+  count: number,
+  lanes: number,
+  work: (i: number, lane: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await work(i, lane);
+    }
+  }));
+  return results;
+}

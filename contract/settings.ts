@@ -43,7 +43,7 @@ const compressSettingsFields = z.object({
 });
 
 /** WebP has no JPEG encoder: asking for jpegli with WebP output is a mistake, not a preference to ignore. */
-export const ENCODER_FORMAT_ERROR = "encoder: jpegli encodes JPEG only; use encoder=mozjpeg with format=webp";
+export const ENCODER_FORMAT_ERROR = "jpegli encodes JPEG only; use encoder=mozjpeg with format=webp";
 function encoderFitsFormat(settings: { format: OutputFormat; encoder: Encoder }, ctx: z.RefinementCtx): void {
   if (settings.format === "webp" && settings.encoder === "jpegli") {
     ctx.addIssue({ code: "custom", path: ["encoder"], message: ENCODER_FORMAT_ERROR });

@@ -21,7 +21,7 @@ interface JpegliExports {
     width: number,
     height: number,
     grey: number,
-    quality: number,
+    distance: number,
     chroma: number,
     progressive: number,
     adaptive: number,
@@ -83,7 +83,7 @@ export function encodeJpegliPixels(image: RgbaImage, options: JpegliOptions): Ui
       image.width,
       image.height,
       options.grayscale ? 1 : 0,
-      clampInt(options.quality, 1, 100),
+      Math.min(25, Math.max(0.01, options.distance)),
       CHROMA_CODE[options.chroma],
       options.progressiveLevel,
       options.adaptiveQuantization ? 1 : 0,
@@ -102,15 +102,17 @@ export function encodeJpegliPixels(image: RgbaImage, options: JpegliOptions): Ui
   }
 }
 
-/** The message entry.cc's error handler left before trapping (memory stays readable after a trap). */
+/**
+ * The message entry.cc's error handler left before trapping (memory stays readable after a trap), without
+ * jpegli's source location and trailing full stop: "Empty input image".
+ */
 function readError(jl: JpegliExports): string {
   try {
     const bytes = new Uint8Array(jl.memory.buffer, jl.jl_error(), 200);
     const end = bytes.indexOf(0);
-    return new TextDecoder().decode(bytes.subarray(0, end < 0 ? bytes.length : end));
+    const message = new TextDecoder().decode(bytes.subarray(0, end < 0 ? bytes.length : end));
+    return message.replace(/^[\w./-]+:\d+: /, "").replace(/\.$/, "");
   } catch {
     return "";
   }
 }
-
-const clampInt = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));

@@ -5,7 +5,8 @@ export const extension = "jpg";
 
 /** The options our entry point (entry.cc) takes; nothing else reaches the WASM. */
 export interface JpegliOptions {
-  quality: number;
+  /** Butteraugli distance (0.01-25; 1.0 is about visually lossless): what jpegli's quantiser aims at. */
+  distance: number;
   /** Luma sampling: 4:4:4, 4:2:2 (2×1, native) or 4:2:0 (2×2). */
   chroma: "4:4:4" | "4:2:2" | "4:2:0";
   /** 0 = sequential; 1-2 = jpegli's progressive scan scripts (2 is its default). */
@@ -17,8 +18,14 @@ export interface JpegliOptions {
   grayscale: boolean;
 }
 
+/** jpegli's own quality → distance mapping (`jpegli_quality_to_distance`, as `cjpegli -q` uses it). */
+export function qualityToDistance(quality: number): number {
+  const q = Math.min(100, Math.max(1, quality));
+  return q >= 100 ? 0.01 : q >= 30 ? 0.1 + (100 - q) * 0.09 : (53 / 3000) * q * q - (23 / 20) * q + 25;
+}
+
 export const defaults: JpegliOptions = {
-  quality: 80,
+  distance: qualityToDistance(80),
   chroma: "4:2:0",
   progressiveLevel: 0,
   adaptiveQuantization: true,

@@ -1,11 +1,11 @@
 /** Maps the product's settings to jpegli options (the table in codecs/README.md). */
 import type { CompressSettings } from "../../contract/settings.ts";
-import { defaults, type JpegliOptions } from "./meta.ts";
+import { defaults, type JpegliOptions, qualityToDistance } from "./meta.ts";
 
 export function jpegliOptions(settings: CompressSettings, quality: number, grayscale: boolean): JpegliOptions {
   return {
     ...defaults,
-    quality,
+    distance: qualityToDistance(quality),
     chroma: settings.chromaSubsampling,
     // jpegli's own progressive script (level 2, its default) when asked; otherwise sequential.
     progressiveLevel: settings.progressive ? 2 : 0,

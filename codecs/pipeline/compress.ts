@@ -20,7 +20,7 @@ import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
-import { predictByProxy, type ProxyReading, searchQuality, searchScore } from "./target-search.ts";
+import { type ProxyReading, searchQuality, searchScore, sizeAtAimByProxy } from "./target-search.ts";
 import { agreementMargin, chromaForGoal, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
@@ -255,13 +255,17 @@ async function searchEncoders(
     }
     // With a mosaic: the one encoder predicted smallest. Without: each in turn, the smallest passing kept.
     let contenders = codecs;
+    const known = new Map<Codec, Map<number, number>>();
     if (proxies.size > 0 && codecs.length > 1) {
-      const predicted = await Promise.all(codecs.map(async (codec) => {
-        const spec = scoreSearchFor(codec, goal, search.chroma);
-        const { size } = await predictByProxy(spec, proxies.get(codec)!);
-        return { codec, size };
-      }));
-      contenders = [predicted.reduce((a, b) => (b.size < a.size ? b : a)).codec];
+      let smallest = Infinity;
+      for (const codec of codecs) {
+        const { size, readings } = await sizeAtAimByProxy(
+          scoreSearchFor(codec, goal, search.chroma),
+          proxies.get(codec)!,
+        );
+        known.set(codec, readings);
+        if (size < smallest) [smallest, contenders] = [size, [codec]];
+      }
     }
     let best: Encoded | null = null;
     let probes = 0;
@@ -272,6 +276,7 @@ async function searchEncoders(
         spec,
         (q) => search.fullProbe(codec, q, probes + 1, spec.maxProbes * contenders.length).finally(() => probes++),
         proxy && (async (q: number) => (await proxy(q)).score),
+        known.get(codec),
       );
       const passes = (e: Encoded) => e.score >= goal;
       if (

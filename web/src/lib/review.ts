@@ -3,7 +3,9 @@
  * the warnings a job deserves. Pure functions over the API's job shape, shared by the job list,
  * the batch rows and the sidebar.
  */
+import { codecLabel } from "../../../contract/codec-labels.ts";
 import { type Job, scoreBand } from "../../../contract/jobs.ts";
+import { CODEC_IDS } from "../../../contract/settings.ts";
 import { formatBytes } from "./format-bytes.ts";
 
 type Measured = Pick<Job, "status" | "originalSize" | "compressedSize" | "scores" | "keptOriginal">;
@@ -44,6 +46,18 @@ export function savingsText(s: Savings): string | null {
     s.images === 1 ? "" : "s"
   }`;
   return s.lowestScore === null ? head : `${head} · lowest score ${Math.round(s.lowestScore)}`;
+}
+
+/**
+ * The codecs that made the completed results: "Encoder: jpegli", or "Encoders: MozJPEG 12, jpegli 8" in the
+ * registry's order; null when none did (nothing completed yet, or only originals kept).
+ */
+export function encodersText(jobs: readonly Pick<Job, "status" | "encoder">[]): string | null {
+  const made = jobs.filter((j) => j.status === "completed").map((j) => j.encoder);
+  const counts = CODEC_IDS.map((id) => ({ id, n: made.filter((e) => e === id).length })).filter((c) => c.n > 0);
+  if (counts.length === 0) return null;
+  if (counts.length === 1) return `Encoder: ${codecLabel(counts[0]!.id)}`;
+  return `Encoders: ${counts.map((c) => `${codecLabel(c.id)} ${c.n}`).join(", ")}`;
 }
 
 /** Below the spec's "fair" band (70) the result needs a look. */

@@ -4,7 +4,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
-import { savings, savingsText } from "../../../lib/review.ts";
+import { encodersText, savings, savingsText } from "../../../lib/review.ts";
 import { type BatchAction, useBatchAction, zipUrl } from "../api/batch-actions.ts";
 import { batchCounts, canCancel, canPause, canResume } from "../lib/batch-rules.ts";
 
@@ -85,6 +85,7 @@ const BatchRow = memo(function BatchRow(
   },
 ) {
   const c = batchCounts(batch);
+  const encoders = encodersText(batch.jobs);
   return (
     <li className="rounded-lg border border-slate-200 p-3" data-testid="batch-row" data-status={batch.status}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -119,6 +120,7 @@ const BatchRow = memo(function BatchRow(
           {savingsText(savings(batch.jobs))}
         </p>
       )}
+      {encoders && <p className="text-xs text-slate-600" data-testid="batch-encoders">{encoders}</p>}
       <div className="mt-2 flex min-h-8 flex-wrap gap-2">
         {canPause(batch.status) && (
           <Button

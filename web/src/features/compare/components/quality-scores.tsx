@@ -1,3 +1,4 @@
+import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { type Job, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
@@ -20,6 +21,24 @@ function Score({ label, value }: { label: string; value: number }) {
   );
 }
 
+/** The codec that made the result's bytes; a score target's search chose it among the JPEG encoders. */
+function EncoderLine({ job }: { job: Job }) {
+  const kind = job.settings?.target?.kind;
+  const searched = job.format === "jpeg" && (kind === "auto" || kind === "quality");
+  return (
+    <p className="text-sm">
+      <span className="font-medium">Encoder:</span> {job.encoder
+        ? (
+          <>
+            <span data-testid="compare-encoder">{codecLabel(job.encoder)}</span>{" "}
+            {searched && <span className="text-slate-500">· the target kept the smaller of both encoders' files</span>}
+          </>
+        )
+        : <span data-testid="compare-encoder">none, the original was kept</span>}
+    </p>
+  );
+}
+
 /** Scores measured by the server (decoded original vs decoded output), banded per spec §9. */
 export function QualityScores({ job }: { job: Job }) {
   const compressed = job.compressedSize ?? job.originalSize;
@@ -31,6 +50,7 @@ export function QualityScores({ job }: { job: Job }) {
         <span data-testid="size-reduction">{sizeReduction(job.originalSize, compressed)}%</span>{" "}
         <span className="text-slate-500">({formatBytes(job.originalSize)} → {formatBytes(compressed)})</span>
       </p>
+      <EncoderLine job={job} />
       {s
         ? (
           <>

@@ -6,6 +6,7 @@ import { BATCHES_QUERY_KEY } from "../../batches/api/get-batches.ts";
 import { JOBS_QUERY_KEY } from "../../jobs/api/get-jobs.ts";
 import { QUEUE_STATUS_QUERY_KEY } from "../../jobs/api/get-queue-status.ts";
 import { USAGE_QUERY_KEY } from "../../usage/api/get-usage.ts";
+import { encoderFor } from "../lib/compress-settings.ts";
 import type { SavedSettings } from "./settings.ts";
 
 export interface UploadInput {
@@ -26,6 +27,7 @@ export function compressForm({ files, settings, allowTarget }: UploadInput): For
   for (const file of files) form.append("images", file, file.name);
   form.append("quality", String(settings.quality));
   form.append("format", settings.format);
+  form.append("encoder", encoderFor(settings));
   form.append("mode", settings.mode);
   form.append("progressive", String(settings.progressive));
   form.append("mozjpeg", String(settings.mozjpeg));

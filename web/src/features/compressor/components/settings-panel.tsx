@@ -3,7 +3,15 @@ import { Link } from "wouter";
 import { qualityLabel } from "../../../../../contract/jobs.ts";
 import { CONCURRENCY_CHOICES, PLANS } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
-import { BATCH_PRIORITIES, CHROMA_SUBSAMPLINGS, MODES, type Target } from "../../../../../contract/settings.ts";
+import { codecLabel } from "../../../../../contract/codec-labels.ts";
+import {
+  BATCH_PRIORITIES,
+  CHROMA_SUBSAMPLINGS,
+  type Encoder,
+  ENCODERS,
+  MODES,
+  type Target,
+} from "../../../../../contract/settings.ts";
 import type { SavedSettings } from "../api/settings.ts";
 
 const MODE_LABELS = { speed: "Speed", balanced: "Balanced", quality: "Quality" } as const;
@@ -13,19 +21,23 @@ const CHROMA_HINTS = {
   "4:2:2": "4:2:2 (half horizontal colour)",
   "4:2:0": "4:2:0 (smallest files)",
 } as const;
+const ENCODER_HINTS: Record<Encoder, string> = {
+  mozjpeg: "Mozilla's encoder: the smallest files at low quality settings, and the default.",
+  jpegli: "Google's newer encoder: about 4× faster, and often smaller at high quality.",
+};
 /** What the free plan runs, whatever the saved setting says (the server fixes it too). */
 const FREE_CONCURRENCY = PLANS.free.fixedConcurrency ?? 2;
 const SELECT =
   "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
 
 function Field(
-  { label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: string; children: ReactNode },
+  { label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: ReactNode; children: ReactNode },
 ) {
   return (
     <div className="space-y-1.5">
       <label htmlFor={htmlFor} className="text-sm font-medium text-slate-700">{label}</label>
       {children}
-      {hint && <p className="text-xs text-slate-500">{hint}</p>}
+      {hint && <p id={`${htmlFor}-hint`} className="text-xs text-slate-500">{hint}</p>}
     </div>
   );
 }
@@ -72,6 +84,9 @@ export function SettingsPanel(
   },
 ) {
   const jpeg = settings.format === "jpeg";
+  // Auto and target quality search both JPEG encoders for the smaller file (a size target uses the chosen one).
+  const target = premium ? settings.target : null;
+  const searchesEncoders = jpeg && (target?.kind === "auto" || target?.kind === "quality");
   return (
     <section
       id={id}
@@ -121,6 +136,33 @@ export function SettingsPanel(
             </select>
           </Field>
           <Field
+            label="Encoder"
+            htmlFor="setting-encoder"
+            hint={jpeg
+              ? (
+                <>
+                  <span className="block">{ENCODER_HINTS[settings.encoder]}</span>
+                  {searchesEncoders && (
+                    <span className="mt-1 block" data-testid="encoder-target-note">
+                      With this target the server tries both encoders and keeps the smaller file.
+                    </span>
+                  )}
+                </>
+              )
+              : "WebP has its own encoder."}
+          >
+            <select
+              id="setting-encoder"
+              aria-describedby="setting-encoder-hint"
+              className={`${SELECT} disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500`}
+              value={settings.encoder}
+              disabled={!jpeg}
+              onChange={(e) => update({ encoder: e.target.value as Encoder })}
+            >
+              {ENCODERS.map((e) => <option key={e} value={e} title={ENCODER_HINTS[e]}>{codecLabel(e)}</option>)}
+            </select>
+          </Field>
+          <Field
             label="Compression mode"
             htmlFor="setting-mode"
             hint="Speed encodes fastest; Quality searches hardest for smaller files"
@@ -160,8 +202,11 @@ export function SettingsPanel(
           {jpeg && (
             <Toggle
               label="MozJPEG"
-              hint="Trellis quantisation and tuned tables for smaller files"
+              hint={settings.encoder === "mozjpeg" || searchesEncoders
+                ? "Trellis quantisation and tuned tables for smaller files"
+                : "Applies to the MozJPEG encoder only"}
               checked={settings.mozjpeg}
+              disabled={settings.encoder !== "mozjpeg" && !searchesEncoders}
               onChange={(v) => update({ mozjpeg: v })}
             />
           )}

@@ -1,6 +1,7 @@
+import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import type { SavedSettings } from "../api/settings.ts";
 
-/** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped". */
+/** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"). */
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {
   const t = premium ? settings.target : null;
   const quality = t === null
@@ -12,5 +13,12 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
     : "Auto quality";
   const webp = settings.format === "webp";
   const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";
-  return [quality, webp ? "WebP" : "JPEG", metadata].join(" · ");
+  // MozJPEG is the default and goes unsaid; a score target tries both encoders, so none is named then.
+  const searched = t?.kind === "auto" || t?.kind === "quality";
+  const format = webp
+    ? "WebP"
+    : settings.encoder === "mozjpeg" || searched
+    ? "JPEG"
+    : `JPEG (${codecLabel(settings.encoder)})`;
+  return [quality, format, metadata].join(" · ");
 }

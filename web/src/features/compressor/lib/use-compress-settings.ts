@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_SAVED_SETTINGS } from "../../../../../contract/settings.ts";
 import { type SavedSettings, useSettings, useUpdateSettings } from "../api/settings.ts";
+import { savableSettings } from "./compress-settings.ts";
 
 /** Quiet time after the last change before the settings are saved. */
 const SAVE_DELAY_MS = 600;
@@ -31,7 +32,7 @@ export function useCompressSettings() {
     latest.current = next;
     setSettings(next);
     if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => mutate(next), SAVE_DELAY_MS);
+    timer.current = setTimeout(() => mutate(savableSettings(next)), SAVE_DELAY_MS);
   }, [mutate]);
 
   useEffect(() => () => {
