@@ -19,9 +19,11 @@ export const CODEC_WASM: ReadonlyArray<readonly [entry: string, file: string]> =
 
 /** WASM of our own, committed next to its C source (codecs/README.md says how to rebuild it). */
 export const METRIC_WASM = new URL("./quality/ssimulacra2.wasm", import.meta.url);
+/** The same metric without relaxed SIMD (its FMAs emulated in double): where relaxed SIMD is missing or unfused. */
+export const METRIC_WASM_PORTABLE = new URL("./quality/ssimulacra2-fma-emulated.wasm", import.meta.url);
 /** jpegli's encoder, built by scripts/build-jpegli-wasm.sh from the pinned sources (codecs/jpegli/). */
 export const JPEGLI_WASM = new URL("./jpegli/jpegli.wasm", import.meta.url);
-const OWN_WASM: readonly URL[] = [METRIC_WASM, JPEGLI_WASM];
+const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM];
 
 /** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
 const ownCompiled = new Map<string, WebAssembly.Module>();
@@ -39,7 +41,10 @@ export async function compileCodecs(): Promise<CompiledModules> {
   for (const [entry, file] of CODEC_WASM) {
     modules[wasmUrl(entry, file).href] = await compilePackageWasm(entry, file);
   }
-  for (const url of OWN_WASM) modules[url.href] = await WebAssembly.compile(await Deno.readFile(url));
+  for (const url of OWN_WASM) {
+    // A runtime without relaxed SIMD cannot compile the fast metric: its users fall back to the portable one.
+    await WebAssembly.compile(await Deno.readFile(url)).then((m) => modules[url.href] = m, () => {});
+  }
   return modules;
 }
 

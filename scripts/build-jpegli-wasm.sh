@@ -2,14 +2,15 @@
 # Builds codecs/jpegli/jpegli.wasm from the pinned sources in ../shared/vendor/ (jpegli 031a0077) and our
 # entry point codecs/jpegli/entry.cc, with Debian's clang-19 WASI toolchain (installed if missing), then
 # prints the module's sha256. The built module and its hash are committed: `deno task start` and the tests
-# need no compiler. `--check` compares the build with the committed hash and fails on a difference.
+# need no compiler. `--check` (CI) builds into a temporary folder and fails unless its hash is the recorded one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 TARBALL="${JPEGLI_TARBALL:-$ROOT/../shared/vendor/jpegli-031a0077.tar.gz}"
 TARBALL_SHA256=56b3a0821f232a5516e35219ee27dc4f7a8ed62703dfb552ca98f54b9fe3b683
-OUT="${JPEGLI_OUT:-$ROOT/codecs/jpegli/jpegli.wasm}"
 HASH_FILE="$ROOT/codecs/jpegli/jpegli.wasm.sha256"
+CHECK=false
+[ "${1:-}" = "--check" ] && CHECK=true
 
 if ! command -v clang++-19 >/dev/null || ! dpkg -s wasi-libc libc++-19-dev-wasm32 lld-19 >/dev/null 2>&1; then
   apt-get update -qq
@@ -20,6 +21,8 @@ fi
 echo "$TARBALL_SHA256  $TARBALL" | sha256sum -c --quiet -
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# --check builds beside the sources and leaves the committed module alone.
+if $CHECK; then OUT="$WORK/jpegli.wasm"; else OUT="$ROOT/codecs/jpegli/jpegli.wasm"; fi
 tar -xzf "$TARBALL" -C "$WORK"
 cd "$WORK"
 
@@ -59,9 +62,9 @@ clang++-19 "${FLAGS[@]}" -mexec-model=reactor "${EXPORTS[@]}" -Wl,-z,stack-size=
 
 HASH=$(sha256sum "$OUT" | cut -d' ' -f1)
 echo "built $OUT ($(wc -c <"$OUT") bytes) sha256 $HASH"
-if [ "${1:-}" = "--check" ]; then
+if $CHECK; then
   [ "$HASH" = "$(cut -d' ' -f1 "$HASH_FILE")" ] || { echo "hash differs from $HASH_FILE" >&2; exit 1; }
   echo "matches $HASH_FILE"
-elif [ "$OUT" = "$ROOT/codecs/jpegli/jpegli.wasm" ]; then
+else
   echo "$HASH  jpegli.wasm" >"$HASH_FILE"
 fi

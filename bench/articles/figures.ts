@@ -7,8 +7,8 @@
  *
  * Units: KB and MB are decimal (1 KB = 1,000 bytes). Sizes of a set are medians unless a key says otherwise.
  */
-import { createCodecPool } from "../../codecs/mod.ts";
-import { type CompressSettings, DEFAULT_SETTINGS } from "../../contract/settings.ts";
+import { AUTO_SCORE_THRESHOLD, createCodecPool } from "../../codecs/mod.ts";
+import { type CompressSettings, DEFAULT_SETTINGS, type Encoder } from "../../contract/settings.ts";
 import { type CorpusImage, loadCorpus } from "../corpus.ts";
 import {
   cpu,
@@ -833,16 +833,20 @@ interface Matched {
   fig("storage.original.bits_per_pixel", (corpusBytes * 8) / (mp * 1e6), ((corpusBytes * 8) / (mp * 1e6)).toFixed(2));
 }
 
-// ---- our engine, through codecs/mod.ts (landing page, articles 13, 19, product statements) --------------------------
+// ---- our engine, through codecs/mod.ts (landing page, articles 7, 13, 19, product statements) -----------------------
 {
   const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 100, maxPixels: 100e6 });
   const run = (bytes: Uint8Array, settings: Partial<CompressSettings>) =>
     pool.compress(bytes.slice(), { ...DEFAULT_SETTINGS, ...settings });
   try {
     await run(corpus[0]!.bytes, {}); // warm-up: compiles the WASM modules
+    await run(corpus[0]!.bytes, { encoder: "jpegli" }); // and jpegli's
     const savings: { image: CorpusImage; saving: number }[] = [];
     const perMp: number[] = [], codecPerMp: number[] = [];
     const c420: number[] = [], c444: number[] = [], c422: number[] = [];
+    // The other encoder at the same defaults, right after MozJPEG on the same photo (same worker, same load).
+    const mozEncodePerMp: number[] = [], jpegliEncodePerMp: number[] = [], jpegliCodecPerMp: number[] = [];
+    const encodeSpeedup: number[] = [];
     for (const image of corpus) {
       const r = await run(image.bytes, {});
       savings.push({ image, saving: 100 * (1 - r.compressedSize / r.originalSize) });
@@ -854,6 +858,15 @@ interface Matched {
       raw("engine_defaults", image.name, "saving_pct", savings.at(-1)!.saving);
       raw("engine_defaults", image.name, "kept_original", String(r.keptOriginal));
       raw("engine_defaults", image.name, "total_ms_per_mp", perMp.at(-1)!);
+      const j = await run(image.bytes, { encoder: "jpegli" });
+      if (!j.keptOriginal && j.encoder !== "jpegli") throw new Error(`${image.name}: made by ${j.encoder}, not jpegli`);
+      mozEncodePerMp.push(r.timings.encodeMs / image.megapixels);
+      jpegliEncodePerMp.push(j.timings.encodeMs / image.megapixels);
+      jpegliCodecPerMp.push((j.timings.decodeMs + j.timings.encodeMs) / image.megapixels);
+      encodeSpeedup.push(r.timings.encodeMs / j.timings.encodeMs);
+      raw("engine_defaults", image.name, "mozjpeg_encode_ms_per_mp", mozEncodePerMp.at(-1)!);
+      raw("engine_defaults", image.name, "jpegli_encode_ms_per_mp", jpegliEncodePerMp.at(-1)!);
+      raw("engine_defaults", image.name, "jpegli_bytes_vs_mozjpeg", j.compressedSize / r.compressedSize);
     }
     const top = savings.reduce((a, b) => (b.saving > a.saving ? b : a));
     fig(
@@ -880,6 +893,31 @@ interface Matched {
     const r422 = corpus.map((_, i) => change(c422[i]!, c444[i]!));
     fig("engine.444_vs_420_median_pct", median(r444), pct(median(r444)));
     fig("engine.422_vs_444_median_pct", median(r422), sizeChange(median(r422)));
+    // Encode times include the job's small thumbnail (a MozJPEG encode of a few milliseconds) for both.
+    fig(
+      "engine.mozjpeg_encode_ms_per_mp",
+      median(mozEncodePerMp),
+      `${Math.round(median(mozEncodePerMp))} ms`,
+      "median, encode only, defaults",
+    );
+    fig(
+      "engine.jpegli_encode_ms_per_mp",
+      median(jpegliEncodePerMp),
+      `${Math.round(median(jpegliEncodePerMp))} ms`,
+      "median, encode only, defaults with encoder jpegli",
+    );
+    fig(
+      "engine.jpegli_codec_ms_per_mp",
+      median(jpegliCodecPerMp),
+      `${Math.round(median(jpegliCodecPerMp))} ms`,
+      "median, decode + encode, defaults with encoder jpegli",
+    );
+    fig(
+      "engine.jpegli_encode_speedup",
+      median(encodeSpeedup),
+      `${median(encodeSpeedup).toFixed(1)} times`,
+      "median per photo of MozJPEG's encode time over jpegli's, defaults",
+    );
 
     // MozJPEG (our engine) against libjpeg-turbo at the same quality number, from the same 1,600 px master.
     const ratio: number[] = [], mozSsim: number[] = [], matchedQ: number[] = [], matchedRatio: number[] = [];
@@ -925,6 +963,71 @@ interface Matched {
   }
 }
 
+// ---- jpegli against MozJPEG at the same SSIMULACRA 2 (articles 7, 19) --------------------------------------------
+// Each encoder's smallest file scoring at least the auto threshold (80) on the engine's own metric, from the
+// same 1,600 px master as above: the lowest quality setting that passes, by bisection, with the fixed-quality
+// path's settings otherwise (4:2:0, sequential; MozJPEG with its default tables and trellis). The two
+// encoders run side by side on a pool of two workers; only bytes and scores are read here, not times.
+{
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 600_000, maxQueue: 100, maxPixels: 100e6 });
+  const goal = AUTO_SCORE_THRESHOLD;
+  try {
+    const floor = (master: Uint8Array, encoder: Encoder) =>
+      lowestPassing(20, 100, async (quality) => {
+        const r = await pool.compress(master.slice(), { ...DEFAULT_SETTINGS, encoder, quality, stripMetadata: true });
+        if (!r.keptOriginal && r.encoder !== encoder) throw new Error(`made by ${r.encoder}, not ${encoder}`);
+        return { pass: r.quality!.ssimulacra2 >= goal, value: { bytes: r.compressedSize, kept: r.keptOriginal } };
+      });
+    const changes: { image: CorpusImage; change: number }[] = [];
+    let mozTotal = 0, jpegliTotal = 0;
+    for (const image of distinct) {
+      const masterFile = `${WORK}/t/master-jpegli.jpg`;
+      await cjpeg(r1600.get(image.name)!, masterFile, "-quality 100 -sample 1x1");
+      const master = await Deno.readFile(masterFile);
+      const [moz, jl] = await Promise.all([floor(master, "mozjpeg"), floor(master, "jpegli")]);
+      if (!moz || !jl || moz.value.kept || jl.value.kept) {
+        throw new Error(
+          `${image.name}: no encoded file scores ${goal} (MozJPEG ${moz?.setting}, jpegli ${jl?.setting})`,
+        );
+      }
+      changes.push({ image, change: change(jl.value.bytes, moz.value.bytes) });
+      mozTotal += moz.value.bytes;
+      jpegliTotal += jl.value.bytes;
+      raw("jpegli_vs_mozjpeg_80", image.name, "mozjpeg_quality", moz.setting);
+      raw("jpegli_vs_mozjpeg_80", image.name, "mozjpeg_bytes", moz.value.bytes);
+      raw("jpegli_vs_mozjpeg_80", image.name, "jpegli_quality", jl.setting);
+      raw("jpegli_vs_mozjpeg_80", image.name, "jpegli_bytes", jl.value.bytes);
+      raw("jpegli_vs_mozjpeg_80", image.name, "jpegli_change_pct", changes.at(-1)!.change);
+    }
+    const values = changes.map((c) => c.change);
+    const smaller = changes.filter((c) => c.change < 0);
+    const best = changes.reduce((a, b) => (b.change < a.change ? b : a));
+    const worst = changes.reduce((a, b) => (b.change > a.change ? b : a));
+    fig("jpegli.matched80_median_change_pct", median(values), sizeChange(median(values)), "jpegli against MozJPEG");
+    fig(
+      "jpegli.matched80_total_change_pct",
+      change(jpegliTotal, mozTotal),
+      sizeChange(change(jpegliTotal, mozTotal)),
+      "all distinct photos together",
+    );
+    fig("jpegli.matched80_smaller_count", smaller.length, `${smaller.length} of ${distinct.length}`);
+    fig(
+      "jpegli.matched80_best",
+      `${label(best.image.name)} ${best.change.toFixed(1)}`,
+      sizeChange(best.change),
+      label(best.image.name),
+    );
+    fig(
+      "jpegli.matched80_worst",
+      `${label(worst.image.name)} ${worst.change.toFixed(1)}`,
+      sizeChange(worst.change),
+      label(worst.image.name),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
 // ---- write -------------------------------------------------------------------------------------------------------
 const cpuModel = await shText("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2");
 const header = [
@@ -932,7 +1035,7 @@ const header = [
   `# Corpus: ${corpus.length} photos built by ../shared/corpus/make-corpus.sh (sha256-checked); KB/MB are decimal.`,
   `# Tools (Debian 12): ${
     Object.entries(versions).map(([p, v]) => `${p} ${v}`).join(", ")
-  }; engine: codecs/mod.ts defaults.`,
+  }; engine: codecs/mod.ts defaults (MozJPEG; jpegli where a key names it).`,
   "# Settings: cjpeg -optimize unless a key says otherwise; cwebp default method 4; avifenc -s 6 -j 1 -y 420 (aom,",
   "# end-usage=q); cjxl -e 7, one thread; SSIM: luma, 11x11 Gaussian window, no downsampling (bench/articles/lib.ts).",
   `# Machine: ${cpuModel}, ${navigator.hardwareConcurrency} CPUs; times are CPU time (user + system), median of 3 runs.`,

@@ -60,8 +60,6 @@ export interface ScoreSearch {
   hi: number;
   /** Full-size probes at most. */
   maxProbes: number;
-  /** From this many full-size probes on, a passing probe within 2 × `slack` ends the search (time over bytes). */
-  settleAfter: number;
 }
 
 /**
@@ -101,6 +99,30 @@ export async function sizeAtAimByProxy(
     size: Math.exp(Math.log(r0.size) + t * (Math.log(r1.size) - Math.log(r0.size))),
     readings: new Map([[q0, r0.score], [q1, r1.score]]),
   };
+}
+
+/**
+ * The lowest quality whose proxy score, shifted by a known offset (one measured at full size, on this photo),
+ * reaches the search's aim; readings already taken are reused.
+ */
+export function qualityByProxy(
+  spec: ScoreSearch,
+  proxy: Proxy,
+  offset: number,
+  known: ReadonlyMap<number, number> = new Map(),
+): Promise<number> {
+  const scores = new Map(known);
+  const start = clamp(Math.round(spec.start), spec.lo, spec.hi);
+  return lowestPassingByProxy(
+    scores,
+    memoReader(scores, proxy),
+    spec.goal + spec.aimAbove,
+    offset,
+    spec.lo,
+    spec.hi,
+    start,
+  )
+    .then((q) => clamp(q, spec.lo, spec.hi));
 }
 
 function memoReader(scores: Map<number, number>, proxy: Proxy | null): Proxy {
@@ -188,9 +210,8 @@ const PRIOR_PROXY_OFFSET = -1.8;
  * shifted by the offset the nearest full probe measured, reaches the aim; probe
  * it at full size; repeat inside the bracket the full probes established. Without
  * one (small images): secant steps on the full probes, from a prior slope.
- * Stops at the first passing probe within `slack` of the goal (2 × `slack` from
- * the `settleAfter`-th probe on), or when the passing and failing qualities are
- * adjacent. Returns the smallest passing
+ * Stops at the first passing probe within `slack` of the goal, or when the passing
+ * and failing qualities are adjacent. Returns the smallest passing
  * probe, else the best-scoring one.
  */
 export async function searchScore<P extends Probe>(
@@ -213,8 +234,7 @@ export async function searchScore<P extends Probe>(
     const p = await probe(quality);
     done.push(p);
     const pass = p.score >= spec.goal;
-    const settle = done.length >= spec.settleAfter ? 2 * spec.slack : spec.slack;
-    if (pass && p.score <= spec.goal + settle) break;
+    if (pass && p.score <= spec.goal + spec.slack) break;
     const passing = done.filter((d) => d.score >= spec.goal).map((d) => d.quality);
     const failing = done.filter((d) => d.score < spec.goal).map((d) => d.quality);
     const above = passing.length ? Math.min(...passing) : spec.hi + 1; // lowest passing quality

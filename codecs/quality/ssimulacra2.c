@@ -374,6 +374,11 @@ static const float PREV2[3][4] = {
   {-1.00000000f, -1.22464685e-16f, 1.00000000f, 2.44929371e-16f},
 };
 
+#ifdef __wasm_relaxed_simd__
+/* a·b + c rounded once, as the reference's fused multiply-add: relaxed SIMD's madd is fused wherever the CPU
+ * has FMA (x86-64 with FMA3, every 64-bit ARM), which V8 then uses (see codecs/README.md). */
+static inline vec fma4(vec a, vec b, vec c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+#else
 /* a·b + c rounded once to float32, as a fused multiply-add (exact product and sum in double). */
 static inline vec fma4(vec a, vec b, vec c) {
   vec lo = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(a), wasm_f64x2_promote_low_f32x4(b)),
@@ -383,6 +388,15 @@ static inline vec fma4(vec a, vec b, vec c) {
   vec hi = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(ah), wasm_f64x2_promote_low_f32x4(bh)),
                           wasm_f64x2_promote_low_f32x4(ch));
   return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5);
+}
+#endif
+
+/* 1 when fma4 rounds once (a fused multiply-add): (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, which a
+ * float32 product rounds away. The host uses the relaxed build only where this holds (ssimulacra2.ts). */
+EXPORT("fma_is_fused") int metric_fma_is_fused(float x) {
+  vec a = wasm_f32x4_splat(x);
+  vec r = fma4(a, a, wasm_f32x4_splat(-(1.0f + 1.0f / 2048)));
+  return wasm_f32x4_extract_lane(r, 0) == 1.0f / 16777216;
 }
 
 #define ADD wasm_f32x4_add

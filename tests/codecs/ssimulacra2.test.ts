@@ -5,6 +5,7 @@
  * 12 pairs here (every photo once, every distortion at least once) to keep the test short;
  * `deno task bench quality` scores all 84.
  */
+import { METRIC_WASM, METRIC_WASM_PORTABLE } from "../../codecs/wasm.ts";
 import assert from "node:assert/strict";
 import { readImage, referencePairs } from "../../bench/quality-reference.ts";
 import {
@@ -99,4 +100,15 @@ Deno.test("a freed pyramid gives its WASM memory back and cannot be used", () =>
   a.free();
   assert.equal(metricInternals.allocatedBytes(), before);
   assert.throws(() => compareXyb(a, b), /freed/);
+});
+
+Deno.test("both metric builds round each multiply-add once here, so the fast one computes what the portable one does", async () => {
+  const fused = async (url: URL) => {
+    const instance = new WebAssembly.Instance(await WebAssembly.compile(await Deno.readFile(url)), {});
+    return (instance.exports as { fma_is_fused(x: number): number }).fma_is_fused(1 + 2 ** -12);
+  };
+  // The relaxed-SIMD build is fused on x86-64 with FMA3 and on 64-bit ARM (this machine and CI); elsewhere
+  // ssimulacra2.ts falls back to the portable build, whose emulation is fused everywhere.
+  assert.equal(await fused(METRIC_WASM_PORTABLE), 1);
+  assert.equal(await fused(METRIC_WASM), 1);
 });

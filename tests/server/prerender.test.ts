@@ -21,7 +21,7 @@ try {
 /** The page's main heading and content, as a crawler reads them. */
 const PAGES: Record<string, { h1: RegExp; text: RegExp[] }> = {
   "/": { h1: /Compress JPEG images without losing quality/, text: [/Upload Images/, /Learn Image Compression/] },
-  "/about": { h1: /About SqueezeJPEG/, text: [/Our mission/, /MozJPEG engine/, /Get in Touch/] },
+  "/about": { h1: /About SqueezeJPEG/, text: [/Our mission/, /MozJPEG and jpegli/, /Get in Touch/] },
   "/privacy": { h1: /Privacy Policy/, text: [/Last updated:/, /argon2id/, /an hour after the compression/] },
   "/contact": { h1: /Contact Us/, text: [/Monday-Friday, 9 AM-6 PM EST/, /Start Chat/, /Frequently Asked Questions/] },
   "/articles": { h1: /Image Compression Articles/, text: [/Popular Categories/, /Read Article/, /© 2025/] },

@@ -10,12 +10,12 @@ export const PUBLIC_PAGE_META = {
   [paths.home]: {
     title: "SqueezeJPEG: compress JPEG images online",
     description:
-      "Compress JPEG photos with MozJPEG: smaller files at the same visual quality, kept private and deleted automatically. Free for 10 images a day.",
+      "Compress JPEG photos with MozJPEG or jpegli: smaller files at the same visual quality, kept private and deleted automatically. Free for 10 images a day.",
   },
   [paths.about]: {
     title: "About SqueezeJPEG: fast, private JPEG compression",
     description:
-      "Why we built SqueezeJPEG, what we value, and how the MozJPEG engine and measured quality checks keep your photos small and sharp.",
+      "Why we built SqueezeJPEG, what we value, and how our two JPEG encoders, MozJPEG and jpegli, and measured quality checks keep your photos small and sharp.",
   },
   [paths.privacy]: {
     title: "Privacy Policy | SqueezeJPEG",

@@ -74,7 +74,7 @@ function Article({ meta }: { meta: ArticleMeta }) {
       <div className="rounded-xl bg-slate-900 p-8 text-center text-white">
         <p className="text-xl font-semibold">Ready to make your images smaller?</p>
         <p className="mt-2 text-slate-300">
-          Compress your JPEGs with MozJPEG and check the quality before you download.
+          Compress your JPEGs with MozJPEG or jpegli and check the quality before you download.
         </p>
         <Button asChild size="lg" className="mt-6">
           <Link href={paths.home}>{meta.cta}</Link>

@@ -196,7 +196,7 @@ function SignUpForm({ onDone }: { onDone: () => void }) {
 const side = (images: StoreStatements) => [
   {
     title: "Lightning Fast",
-    text: "MozJPEG runs on our servers in a pool of workers, so a batch of photos is ready in seconds.",
+    text: "MozJPEG and jpegli run on our servers in a pool of workers, so a batch of photos is ready in seconds.",
   },
   {
     title: "Privacy First",

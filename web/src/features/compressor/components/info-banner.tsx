@@ -7,8 +7,8 @@ export function InfoBanner() {
     >
       <h1 className="text-base font-bold text-slate-900 sm:text-xl">Compress JPEG images</h1>
       <p>
-        MozJPEG re-encodes your photos in server memory, measures each result against the original, and deletes both an
-        hour later.
+        MozJPEG or jpegli re-encodes your photos in server memory, measures each result against the original, and
+        deletes both an hour later.
       </p>
     </section>
   );

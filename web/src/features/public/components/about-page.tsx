@@ -60,12 +60,14 @@ export function AboutPage() {
           <h2 id="technology" className="text-2xl font-bold">The technology</h2>
           <div className="mt-6 grid gap-6 md:grid-cols-2">
             <div>
-              <h3 className="text-lg font-semibold">MozJPEG engine</h3>
+              <h3 className="text-lg font-semibold">MozJPEG and jpegli</h3>
               <p className="mt-2 text-slate-700">
-                We encode with MozJPEG, Mozilla's JPEG encoder, compiled to WebAssembly and run in a pool of workers on
-                our server. It keeps files fully compatible with every browser and viewer while using trellis
+                We encode with one of two JPEG encoders, both compiled to WebAssembly and run in a pool of workers on
+                our server: MozJPEG, Mozilla's encoder and our default, and jpegli, Google's newer encoder from the JPEG
+                XL project. Both keep files fully compatible with every browser and viewer. MozJPEG uses trellis
                 quantisation, optimised Huffman tables and tuned quantisation tables to spend fewer bytes on detail your
-                eye does not see.
+                eye does not see; jpegli adapts its quantisation to the detail in each part of the photo and encodes
+                several times faster. You choose the encoder in the settings.
               </p>
             </div>
             <div>
@@ -74,7 +76,7 @@ export function AboutPage() {
                 Orientation from the camera is applied to the pixels so nothing arrives sideways, the colour profile is
                 kept so colours do not shift, and a result that would be bigger than your original is never returned.
                 Premium users can ask for a target file size or a target quality, and we search for the smallest file
-                that meets it.
+                that meets it; a quality target tries both encoders and keeps the smaller file.
               </p>
             </div>
           </div>

@@ -17,9 +17,9 @@ import { PublicLayout } from "./public-layout.tsx";
 
 const features = (images: StoreStatements) => [
   {
-    title: "MozJPEG compression",
+    title: "MozJPEG and jpegli",
     text:
-      "MozJPEG, the JPEG encoder Mozilla built for the web, with trellis quantisation and optimised Huffman tables. At our default settings it saved up to 91% on our public test corpus of 24 photos (on the “Storm” wallpaper, which had been saved at quality 98), and every result comes with a measured quality score.",
+      "Two JPEG encoders: MozJPEG, which Mozilla built for the web, with trellis quantisation and optimised Huffman tables, and Google's jpegli, with adaptive quantisation. At our default settings MozJPEG saved up to 91% on our public test corpus of 24 photos (on the “Storm” wallpaper, which had been saved at quality 98), and every result comes with a measured quality score.",
   },
   {
     title: "Private by design",
@@ -156,8 +156,8 @@ export function LandingPage() {
             Compress JPEG images without losing quality
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-700">
-            SqueezeJPEG shrinks your photos with MozJPEG, shows you a measured quality score for every file, and lets
-            you compare the original and the result side by side before you download.
+            SqueezeJPEG shrinks your photos with MozJPEG or Google's jpegli, shows you a measured quality score for
+            every file, and lets you compare the original and the result side by side before you download.
           </p>
           <div className="mt-8 flex flex-col items-center gap-3">
             <input
