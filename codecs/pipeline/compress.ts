@@ -9,19 +9,20 @@ import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { sniffFormat } from "../container/sniff.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
-import { mosaicOf } from "../image/mosaic.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
 import { thumbnailOptions } from "../jpeg/options.ts";
-import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
-import { compareQuality, IDENTICAL, type QualityReport } from "../quality/report.ts";
+import { measurePlanes } from "../quality/planes.ts";
+import { IDENTICAL, type QualityReport } from "../quality/report.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
-import { type ProxyReading, qualityByProxy, searchQuality, searchScore, sizeAtAimByProxy } from "./target-search.ts";
-import { agreementMargin, chromaForGoal, SCORE_SLACK, scoreGoal, scoreSearchFor, searchSpecFor } from "./targets.ts";
+import { searchEncoders } from "./encoder-search.ts";
+import { type Encoded, measureOutput } from "./measure.ts";
+import { searchQuality } from "./target-search.ts";
+import { agreementMargin, chromaForGoal, scoreGoal, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -32,15 +33,6 @@ export interface CompressInput {
    * metric: the caller scores it later with `scoreImage`, off the result's path.
    */
   deferScore?: boolean;
-}
-
-interface Encoded {
-  codec: Codec;
-  quality: number;
-  bytes: Uint8Array;
-  size: number;
-  score: number;
-  report: QualityReport | null;
 }
 
 export function refuseUnsupported(info: JpegInfo, maxPixels: number): void {
@@ -132,8 +124,9 @@ export async function compressImage(
     let chosen: Encoded;
     let chosenQuality: number | null = null;
     if (goal !== null) {
-      const aimed = goal + agreementMargin(grayscale);
-      const result = await searchEncoders(signal, aimed, searchCodecs(settings.format), toEncode, {
+      const result = await searchEncoders(searchCodecs(settings.format), toEncode, {
+        signal,
+        goal: goal + agreementMargin(grayscale),
         chroma: encodeSettings.chromaSubsampling,
         proxyEncode: async (codec, pixels, q) => {
           const tp = performance.now();
@@ -202,130 +195,6 @@ export async function compressImage(
   }
 }
 
-interface EncoderSearch {
-  chroma: CompressSettings["chromaSubsampling"];
-  /** Encodes the mosaic (no metadata, not timed as a full encode). */
-  proxyEncode: (codec: Codec, pixels: RgbaImage, quality: number) => Promise<Uint8Array>;
-  fullProbe: (codec: Codec, quality: number, probes: number, maxProbes: number) => Promise<Encoded>;
-  timings: CompressResult["timings"];
-}
-
-/**
- * A score goal over several encoders, with few full-size encodes: on the image's mosaic (a small sample of
- * its own tiles, image/mosaic.ts), each encoder's proxy finds the quality predicted to reach the goal and
- * the bytes it takes there; the encoder with the fewest predicted bytes is searched at full size (predict,
- * then verify). Without a mosaic (small images) every encoder is searched at full size, which is cheap there.
- */
-async function searchEncoders(
-  signal: AbortSignal,
-  goal: number,
-  codecs: Codec[],
-  pixels: RgbaImage,
-  search: EncoderSearch,
-): Promise<{ chosen: Encoded; probes: number; proxyProbes: number }> {
-  const t = performance.now();
-  const mosaic = mosaicOf(pixels);
-  const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
-  search.timings.measureMs += performance.now() - t;
-  try {
-    const proxies = new Map<Codec, (q: number) => Promise<ProxyReading>>();
-    let proxyProbes = 0;
-    if (mosaic && mosaicPlanes) {
-      for (const codec of codecs) {
-        const readings = new Map<number, Promise<ProxyReading>>();
-        proxies.set(codec, (q) => {
-          let reading = readings.get(q);
-          if (!reading) {
-            proxyProbes++;
-            readings.set(
-              q,
-              reading = (async () => {
-                signal.throwIfAborted();
-                const out = await search.proxyEncode(codec, mosaic, q);
-                const tp = performance.now();
-                const report = await measureOutput(out, codec, mosaicPlanes);
-                search.timings.proxyMs += performance.now() - tp;
-                return { score: report.ssimulacra2, size: out.length };
-              })(),
-            );
-          }
-          return reading;
-        });
-      }
-    }
-    // With a mosaic: the one encoder predicted smallest. Without: each in turn, the smallest passing kept.
-    let contenders = codecs;
-    let ranked: Codec[] = [];
-    const known = new Map<Codec, Map<number, number>>();
-    if (proxies.size > 0 && codecs.length > 1) {
-      const predicted: { codec: Codec; size: number }[] = [];
-      for (const codec of codecs) {
-        const { size, readings } = await sizeAtAimByProxy(
-          scoreSearchFor(codec, goal, search.chroma),
-          proxies.get(codec)!,
-        );
-        known.set(codec, readings);
-        predicted.push({ codec, size });
-      }
-      ranked = [...predicted].sort((a, b) => a.size - b.size).map((p) => p.codec);
-      contenders = [chooseEncoder(predicted)];
-    }
-    let best: Encoded | null = null;
-    let probes = 0;
-    for (const codec of contenders) {
-      const spec = scoreSearchFor(codec, goal, search.chroma);
-      const proxy = proxies.get(codec) ?? null;
-      const result = await searchScore(
-        spec,
-        (q) => search.fullProbe(codec, q, probes + 1, spec.maxProbes * contenders.length).finally(() => probes++),
-        proxy && (async (q: number) => (await proxy(q)).score),
-        known.get(codec),
-      );
-      const passes = (e: Encoded) => e.score >= goal;
-      if (
-        !best || (passes(result.chosen) && (!passes(best) || result.chosen.size < best.size)) ||
-        (!passes(best) && result.chosen.score > best.score)
-      ) best = result.chosen;
-    }
-    // jpegli's score rises in steps: a result that landed well above the goal may be beaten by another encoder
-    // whose smoother curve stops closer to it. The photo's offset, now measured at full size, holds for every
-    // encoder (within about half a point), so one calibrated probe of the next-best one settles it.
-    const rest = ranked.filter((c) => !contenders.includes(c));
-    if (best && rest.length > 0 && best.score > goal + SCORE_SLACK) {
-      const winnerProxy = proxies.get(best.codec)!;
-      const atBest = await winnerProxy(best.quality);
-      const offset = best.score - atBest.score;
-      const bytesPerMosaicByte = best.size / atBest.size;
-      const other = rest[0]!;
-      const spec = scoreSearchFor(other, goal, search.chroma);
-      const q = await qualityByProxy(spec, async (x) => (await proxies.get(other)!(x)).score, offset, known.get(other));
-      const predictedSize = (await proxies.get(other)!(q)).size * bytesPerMosaicByte;
-      if (predictedSize < best.size * (1 - RANKING_MARGIN)) {
-        const second = await search.fullProbe(other, q, ++probes, probes);
-        if (second.score >= goal && second.size < best.size) best = second;
-      }
-    }
-    return { chosen: best!, probes, proxyProbes };
-  } finally {
-    mosaicPlanes?.pyramid.free();
-    if (mosaic) releasePixels(mosaic);
-  }
-}
-
-/**
- * A slower encoder must be predicted smaller by this share to be searched instead of the fastest: the mosaic's
- * ranking is that uncertain (predicted against bisected floors on the corpus, the winner's lead under 3% was a
- * coin toss), and each of its full-size probes costs up to 6 times as much to encode.
- */
-export const RANKING_MARGIN = 0.03;
-
-/** The encoder to search at full size, from each one's predicted bytes at the goal. */
-export function chooseEncoder(predicted: { codec: Codec; size: number }[]): Codec {
-  const fastest = predicted.reduce((a, b) => (b.codec.encodeMsPerMp < a.codec.encodeMsPerMp ? b : a));
-  const smallest = predicted.reduce((a, b) => (b.size < a.size ? b : a));
-  return smallest.size < fastest.size * (1 - RANKING_MARGIN) ? smallest.codec : fastest.codec;
-}
-
 /**
  * The quality report of an output against its original, measured apart from
  * the compression (a deferred score): the original is decoded and turned
@@ -365,21 +234,6 @@ function decoderFor(output: Uint8Array): Pick<Codec, "decode"> {
   const codec = outputCodec(format);
   if (!codec) throw new CodecError("corrupt_image", `Cannot measure a result stored as ${format}`);
   return codec;
-}
-
-async function measureOutput(
-  out: Uint8Array,
-  codec: Pick<Codec, "decode">,
-  original: MeasurePlanes,
-): Promise<QualityReport> {
-  const decoded = await codec.decode(out);
-  const planes = measurePlanes(decoded, original.factor);
-  releasePixels(decoded);
-  try {
-    return compareQuality(original.pyramid, planes.pyramid);
-  } finally {
-    planes.pyramid.free();
-  }
 }
 
 function keepOriginal(

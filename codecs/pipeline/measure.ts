@@ -1,0 +1,31 @@
+/** An encoded candidate of a job, and how an output is measured against the original's planes. */
+import type { Codec } from "../codec.ts";
+import { releasePixels } from "../image/release.ts";
+import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
+import { compareQuality, type QualityReport } from "../quality/report.ts";
+
+export interface Encoded {
+  codec: Codec;
+  quality: number;
+  bytes: Uint8Array;
+  size: number;
+  /** The unrounded SSIMULACRA 2 (0 when not measured). */
+  score: number;
+  report: QualityReport | null;
+}
+
+/** Decodes an output with the codec that reads it and compares it with the original's pyramid. */
+export async function measureOutput(
+  out: Uint8Array,
+  codec: Pick<Codec, "decode">,
+  original: MeasurePlanes,
+): Promise<QualityReport> {
+  const decoded = await codec.decode(out);
+  const planes = measurePlanes(decoded, original.factor);
+  releasePixels(decoded);
+  try {
+    return compareQuality(original.pyramid, planes.pyramid);
+  } finally {
+    planes.pyramid.free();
+  }
+}
