@@ -7,6 +7,7 @@ import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
 import type { StoreKind } from "../contract/storage.ts";
 import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
+import type { BodyDeadlines } from "./middleware/body-guard.ts";
 
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
@@ -33,6 +34,8 @@ export interface AppDeps {
   pollBudget?: PollBudgetOptions;
   /** How long a request body may send nothing before it is dropped (default BODY_IDLE_MS). */
   bodyIdleMs?: number;
+  /** How long a whole request body may take to arrive (default BODY_DEADLINES; ADR 022). */
+  bodyDeadlines?: Partial<BodyDeadlines>;
 }
 
 export interface AppEnv {

@@ -1,7 +1,14 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ApiError } from "./http-error.ts";
-import { BODY_IDLE_MS, bodyGuard, JSON_BODY_LIMIT } from "./middleware/body-guard.ts";
+import {
+  BODY_DEADLINES,
+  BODY_IDLE_MS,
+  type BodyDeadlines,
+  bodyGuard,
+  JSON_BODY_LIMIT,
+  uploadDeadlineMs,
+} from "./middleware/body-guard.ts";
 import { refuseForeignOrigin } from "./middleware/csrf.ts";
 import { pollBudget } from "./middleware/poll-budget.ts";
 import { requestLog } from "./middleware/request-log.ts";
@@ -17,6 +24,8 @@ import { billingRoutes, WEBHOOK_MAX_BYTES } from "./routes/billing.ts";
 import { siteConfigRoutes } from "./routes/site-config.ts";
 import { testBillingRoutes } from "./routes/test-billing.ts";
 import { serveSite } from "./static-site.ts";
+import { planOf } from "./services/plan.ts";
+import { type PlanLimits, PLANS } from "../contract/plans.ts";
 
 /** Body limits by route; every other body (JSON, or none expected) gets the small one. */
 const BODY_LIMITS: Record<string, number> = {
@@ -24,14 +33,31 @@ const BODY_LIMITS: Record<string, number> = {
   "/api/stripe/webhook": WEBHOOK_MAX_BYTES,
 };
 
+/** The most bytes one upload may carry on this plan: its files at their largest, within the request cap. */
+export const uploadBytesAllowed = (plan: PlanLimits): number =>
+  Math.min(plan.maxFilesPerUpload * plan.maxFileBytes, MAX_REQUEST_BYTES);
+
+/**
+ * How long this request's whole body may take (ADR 022): uploads by the signed-in
+ * user's plan (asked when the route reads the body, after the session is loaded;
+ * no user counts as free), every other body the small deadline.
+ */
+export function bodyDeadlineFor(c: Context<AppEnv>, d: BodyDeadlines): number {
+  if (c.req.path !== "/api/compress") return d.smallMs;
+  const user = c.get("user");
+  return uploadDeadlineMs(uploadBytesAllowed(user ? planOf(user) : PLANS.free), d);
+}
+
 /** Builds the Hono app around its dependencies: middleware, `/api` sub-apps, the site. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
+  const deadlines = { ...BODY_DEADLINES, ...deps.bodyDeadlines };
   if (deps.logRequests) app.use(requestLog());
   app.use(securityHeaders({ adsense: Boolean(deps.adsense), hsts: deps.secureCookies }));
   app.use(bodyGuard({
     limitFor: (c) => BODY_LIMITS[c.req.path] ?? JSON_BODY_LIMIT,
     idleMs: deps.bodyIdleMs ?? BODY_IDLE_MS,
+    deadlineFor: (c) => bodyDeadlineFor(c, deadlines),
   }));
   app.use(async (c, next) => {
     c.set("deps", deps);

@@ -1,7 +1,8 @@
 /**
  * Bounds every request body before a handler sees it: a size limit that fits
  * the route (refused from `Content-Length` before a byte is read, or cut off
- * while a chunked body streams) and a read timeout for bodies that stall.
+ * while a chunked body streams), a read timeout for bodies that stall, and a
+ * deadline for the whole body, so one that trickles is cut off too (ADR 022).
  * Bodies are never buffered here: the handler reads the same stream, metered.
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -12,6 +13,12 @@ export interface BodyLimits {
   limitFor(c: Context): number;
   /** A body that sends nothing for this long is answered 408. */
   idleMs: number;
+  /**
+   * The whole body must have arrived this long after the request reached the
+   * app, or it is answered 408. Asked when the handler first reads the body,
+   * so it may depend on what the route learned by then (the user's plan).
+   */
+  deadlineFor(c: Context): number;
 }
 
 /** JSON routes: sign-in, contact, settings. Generous for what they carry. */
@@ -19,11 +26,64 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** Seconds of silence a body may keep before it is dropped. */
 export const BODY_IDLE_MS = 30_000;
 
+/**
+ * How long a whole request body may take to arrive (ADR 022). The idle timeout
+ * alone let a body sent one byte a second hold its connection, its buffers and,
+ * for uploads, its byte-store reservation forever.
+ * - Small bodies (JSON, the Stripe webhook: at most 512 KB): 10 s, ample for a
+ *   few KB over any link, and short enough that a trickle cannot pile up.
+ * - Uploads: 60 s for anything (slow starts, mobile links) plus the most bytes
+ *   the plan lets one upload carry at 512 KB/s (4 Mbit/s, a modest DSL or mobile
+ *   uplink: an honest client uploading its plan's maximum is not cut off),
+ *   capped at 10 minutes. Free (20 × 10 MB = 200 MB): 460 s; Premium (256 MB,
+ *   the request cap): 572 s.
+ * Tests inject their own through `AppDeps.bodyDeadlines`.
+ */
+export interface BodyDeadlines {
+  /** JSON and every other body that is not an upload. */
+  smallMs: number;
+  /** Any upload gets this much... */
+  uploadBaseMs: number;
+  /** ...plus the time its plan's largest upload takes at this rate... */
+  uploadBytesPerSecond: number;
+  /** ...but never more than this. */
+  uploadMaxMs: number;
+}
+
+export const BODY_DEADLINES: BodyDeadlines = {
+  smallMs: 10_000,
+  uploadBaseMs: 60_000,
+  uploadBytesPerSecond: 512 * 1024,
+  uploadMaxMs: 600_000,
+};
+
+/** The deadline for an upload that may carry at most `allowedBytes`. */
+export function uploadDeadlineMs(allowedBytes: number, d: BodyDeadlines = BODY_DEADLINES): number {
+  return Math.min(d.uploadMaxMs, Math.ceil(d.uploadBaseMs + (allowedBytes / d.uploadBytesPerSecond) * 1000));
+}
+
 export const bodyTooLarge = (limit: number) =>
   new ApiError(413, `The request body is larger than ${formatBytes(limit)}, the most this route accepts`);
 
 export const bodyStalled = () =>
   new ApiError(408, "The request body stopped arriving; send it again", { Connection: "close" });
+
+export const bodyTooSlow = (deadlineMs: number) =>
+  new ApiError(
+    408,
+    `The request body took too long to arrive (over ${formatDuration(deadlineMs)}); please try again`,
+    { Connection: "close" },
+  );
+
+/** "10 s", "1.3 s", "7 min 40 s". */
+export function formatDuration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 10) return `${Number(s.toFixed(1))} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const min = Math.floor(Math.round(s) / 60);
+  const rest = Math.round(s) % 60;
+  return rest === 0 ? `${min} min` : `${min} min ${rest} s`;
+}
 
 function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round(n / 1024 / 1024)} MB`;
@@ -33,28 +93,41 @@ function formatBytes(n: number): string {
 export interface MeterOptions {
   limit?: number;
   idleMs?: number;
+  /**
+   * The whole body must have arrived this many ms after the meter was made;
+   * asked at the first read (so a route can decide once it knows the user).
+   */
+  deadlineMs?: () => number;
   /** Sees each chunk's size before the handler does; throw to refuse the body. */
   onChunk?: (bytes: number) => void;
 }
 
 /**
  * The same request with its body read through a meter: past `limit` bytes, after
- * `idleMs` without a chunk, or when `onChunk` throws, the reader gets that error
- * and the client's stream is cancelled.
+ * `idleMs` without a chunk, past the deadline, or when `onChunk` throws, the
+ * reader gets that error and the client's stream is cancelled (what it had
+ * buffered is dropped). Timers run only while the handler waits for a chunk.
  */
 export function meterRequest(request: Request, options: MeterOptions): Request {
   if (!request.body) return request;
   const source = request.body.getReader();
-  const { limit = Infinity, idleMs, onChunk } = options;
+  const { limit = Infinity, idleMs = Infinity, deadlineMs, onChunk } = options;
+  const started = performance.now();
+  let deadline: number | undefined;
   let seen = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
+        deadline ??= deadlineMs?.() ?? Infinity;
+        const left = Math.max(0, started + deadline - performance.now());
         const next = source.read();
-        const chunk = idleMs === undefined ? await next : await Promise.race([
+        const wait = Math.min(idleMs, left);
+        const chunk = wait === Infinity ? await next : await Promise.race([
           next,
-          new Promise<never>((_, reject) => timer = setTimeout(() => reject(bodyStalled()), idleMs)),
+          new Promise<never>((_, reject) =>
+            timer = setTimeout(() => reject(left <= idleMs ? bodyTooSlow(deadline!) : bodyStalled()), wait)
+          ),
         ]);
         if (chunk.done) return controller.close();
         seen += chunk.value.byteLength;
@@ -69,7 +142,7 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
       }
     },
     cancel: (reason) => source.cancel(reason),
-  });
+  }, { highWaterMark: 0 }); // nothing is pulled (and no clock runs) before the handler reads
   return new Request(request, { body, duplex: "half" } as RequestInit);
 }
 
@@ -83,7 +156,7 @@ export function bodyGuard(limits: BodyLimits): MiddlewareHandler {
       if (!/^\d{1,15}$/.test(declared)) throw new ApiError(400, "The Content-Length header is not a number");
       if (Number(declared) > limit) throw bodyTooLarge(limit);
     }
-    c.req.raw = meterRequest(c.req.raw, { limit, idleMs: limits.idleMs });
+    c.req.raw = meterRequest(c.req.raw, { limit, idleMs: limits.idleMs, deadlineMs: () => limits.deadlineFor(c) });
     await next();
   };
 }
