@@ -23,7 +23,7 @@ const CHROMA_HINTS = {
 } as const;
 const ENCODER_HINTS: Record<Encoder, string> = {
   mozjpeg: "Mozilla's encoder: the smallest files at low quality settings, and the default.",
-  jpegli: "Google's newer encoder: about 4× faster, and often smaller at high quality.",
+  jpegli: "Google's newer encoder: several times faster, and often smaller at high quality.",
 };
 /** What the free plan runs, whatever the saved setting says (the server fixes it too). */
 const FREE_CONCURRENCY = PLANS.free.fixedConcurrency ?? 2;
@@ -165,7 +165,9 @@ export function SettingsPanel(
           <Field
             label="Compression mode"
             htmlFor="setting-mode"
-            hint="Speed encodes fastest; Quality searches hardest for smaller files"
+            hint={jpeg && settings.encoder === "jpegli" && !searchesEncoders
+              ? "Applies to MozJPEG and WebP; jpegli has one speed"
+              : "Speed encodes fastest; Quality searches hardest for smaller files"}
           >
             <select
               id="setting-mode"
