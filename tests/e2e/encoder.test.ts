@@ -48,7 +48,8 @@ e2eSuite("the encoder choice in the browser", async ({ server, newPage, step }) 
 
       const sent = await savedSettings(page, () => encoder.selectOption("jpegli").then(() => {}));
       assert.equal(sent.encoder, "jpegli");
-      await page.getByText("Google's newer encoder: several times faster, and often smaller at high quality.").waitFor();
+      await page.getByText("Google's newer encoder: several times faster, and often smaller at high quality.")
+        .waitFor();
       assert.equal(
         await page.getByTestId("settings-summary").textContent(),
         "Quality 80 · JPEG (jpegli) · metadata stripped",
