@@ -16,8 +16,8 @@ export interface EncodeContext {
 }
 
 export interface Codec {
+  /** Reported per job as `encoder`; the app's names for it are in contract/codec-labels.ts. */
   id: CodecId;
-  label: string;
   mimeType: string;
   extension: string;
   /**

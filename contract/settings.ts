@@ -29,6 +29,13 @@ export const targetSchema = z.discriminatedUnion("kind", [
 ]);
 export type Target = z.infer<typeof targetSchema>;
 
+/**
+ * Score targets (auto, a quality score) try every JPEG encoder and keep the smaller passing file; a size
+ * target and a fixed quality use the chosen `encoder` (codecs/pipeline/encoder-search.ts).
+ */
+export const searchesEncoders = (s: { format: OutputFormat; target: Target | null | undefined }): boolean =>
+  s.format === "jpeg" && (s.target?.kind === "auto" || s.target?.kind === "quality");
+
 const compressSettingsFields = z.object({
   quality: z.number().int().min(1).max(100),
   format: z.enum(OUTPUT_FORMATS),

@@ -9,7 +9,6 @@ import { predictQuality, SCORE_SEARCH_TABLE } from "./score-curve.ts";
 
 export const mozjpeg: Codec = {
   id: "mozjpeg",
-  label: meta.label,
   mimeType: meta.mimeType,
   extension: meta.extension,
   encodeMsPerMp: 65, // balanced mode: 51-80 on Aqua, aitzgorri and Kleiber

@@ -1,5 +1,4 @@
-/** MozJPEG (via @jsquash/jpeg 1.6.0): label, output type and the options we let reach the WASM. */
-export const label = "MozJPEG";
+/** MozJPEG (via @jsquash/jpeg 1.6.0): output type and the options we let reach the WASM. */
 export const mimeType = "image/jpeg";
 export const extension = "jpg";
 

@@ -8,7 +8,6 @@ import { predictQuality } from "./score-curve.ts";
 
 export const jpegli: Codec = {
   id: "jpegli",
-  label: meta.label,
   mimeType: meta.mimeType,
   extension: meta.extension,
   encodeMsPerMp: 10, // 9-11 on Aqua, aitzgorri and Kleiber

@@ -1,5 +1,4 @@
-/** jpegli (Google's libjpeg-compatible encoder, our own WASM build): label, output type and options. */
-export const label = "jpegli";
+/** jpegli (Google's libjpeg-compatible encoder, our own WASM build): output type and options. */
 export const mimeType = "image/jpeg";
 export const extension = "jpg";
 

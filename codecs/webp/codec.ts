@@ -7,7 +7,6 @@ import { webpOptions } from "./options.ts";
 
 export const webp: Codec = {
   id: "webp",
-  label: meta.label,
   mimeType: meta.mimeType,
   extension: meta.extension,
   encodeMsPerMp: 95, // method 4: 78-108 on Aqua, aitzgorri and Kleiber

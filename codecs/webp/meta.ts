@@ -1,5 +1,4 @@
-/** libwebp (via @jsquash/webp 1.5.0): label, output type and the options we let reach the WASM. */
-export const label = "WebP";
+/** libwebp (via @jsquash/webp 1.5.0): output type and the options we let reach the WASM. */
 export const mimeType = "image/webp";
 export const extension = "webp";
 

@@ -10,6 +10,11 @@ const MB = 1024 * 1024;
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** POST a body that arrives as the stream gives it. */
+const postStream = (t: TestApp, path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
+  t.request(path, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+const JSON_TYPE = { "Content-Type": "application/json" };
+
 // ---- the numbers -----------------------------------------------------------------------------------------
 
 Deno.test("a JSON body has 10 s; an upload 60 s plus its plan's largest upload at 512 KB/s, at most 10 minutes", () => {
@@ -129,12 +134,7 @@ Deno.test("requests under the small deadline work as before: at once, and a body
       controller.enqueue(pieces.subarray(i, i += 10));
     },
   }); // 5 pieces over about 500 ms
-  const res = await t.request("/api/login", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-    duplex: "half",
-  } as RequestInit);
+  const res = await postStream(t, "/api/login", body, JSON_TYPE);
   assert.equal(res.status, 200, await res.clone().text());
   await res.body?.cancel();
   await t.close();
@@ -153,12 +153,7 @@ Deno.test("[regression] at the deadline the body's stream is cancelled and the h
     },
   });
   const started = performance.now();
-  const res = await t.request("/api/contact", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-    duplex: "half",
-  } as RequestInit);
+  const res = await postStream(t, "/api/contact", body, JSON_TYPE);
   assert.equal(res.status, 408);
   assert.equal(res.headers.get("connection"), "close");
   assert.match((await res.json()).error, /took too long to arrive \(over 0\.3 s\)/);
@@ -209,12 +204,10 @@ async function uploadSlowly(t: TestApp, cookie: string, pauseMs: number) {
   let cancelled = false;
   const stream = await slowUpload(pauseMs, () => cancelled = true);
   const started = performance.now();
-  const res = await t.request("/api/compress", {
-    method: "POST",
-    headers: { Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
-    body: stream,
-    duplex: "half",
-  } as RequestInit);
+  const res = await postStream(t, "/api/compress", stream, {
+    Cookie: cookie,
+    "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
+  });
   return { res, ms: performance.now() - started, cancelled: () => cancelled };
 }
 

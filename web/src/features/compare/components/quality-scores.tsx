@@ -1,4 +1,5 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
+import { searchesEncoders } from "../../../../../contract/settings.ts";
 import { type Job, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
@@ -23,8 +24,7 @@ function Score({ label, value }: { label: string; value: number }) {
 
 /** The codec that made the result's bytes; a score target's search chose it among the JPEG encoders. */
 function EncoderLine({ job }: { job: Job }) {
-  const kind = job.settings?.target?.kind;
-  const searched = job.format === "jpeg" && (kind === "auto" || kind === "quality");
+  const searched = job.settings ? searchesEncoders(job.settings) : false;
   return (
     <p className="text-sm">
       <span className="font-medium">Encoder:</span> {job.encoder

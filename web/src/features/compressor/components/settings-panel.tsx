@@ -10,6 +10,7 @@ import {
   type Encoder,
   ENCODERS,
   MODES,
+  searchesEncoders,
   type Target,
 } from "../../../../../contract/settings.ts";
 import type { SavedSettings } from "../api/settings.ts";
@@ -84,9 +85,7 @@ export function SettingsPanel(
   },
 ) {
   const jpeg = settings.format === "jpeg";
-  // Auto and target quality search both JPEG encoders for the smaller file (a size target uses the chosen one).
-  const target = premium ? settings.target : null;
-  const searchesEncoders = jpeg && (target?.kind === "auto" || target?.kind === "quality");
+  const searchesBoth = searchesEncoders({ format: settings.format, target: premium ? settings.target : null });
   return (
     <section
       id={id}
@@ -142,7 +141,7 @@ export function SettingsPanel(
               ? (
                 <>
                   <span className="block">{ENCODER_HINTS[settings.encoder]}</span>
-                  {searchesEncoders && (
+                  {searchesBoth && (
                     <span className="mt-1 block" data-testid="encoder-target-note">
                       With this target the server tries both encoders and keeps the smaller file.
                     </span>
@@ -165,7 +164,7 @@ export function SettingsPanel(
           <Field
             label="Compression mode"
             htmlFor="setting-mode"
-            hint={jpeg && settings.encoder === "jpegli" && !searchesEncoders
+            hint={jpeg && settings.encoder === "jpegli" && !searchesBoth
               ? "Applies to MozJPEG and WebP; jpegli has one speed"
               : "Speed encodes fastest; Quality searches hardest for smaller files"}
           >
@@ -204,11 +203,11 @@ export function SettingsPanel(
           {jpeg && (
             <Toggle
               label="MozJPEG"
-              hint={settings.encoder === "mozjpeg" || searchesEncoders
+              hint={settings.encoder === "mozjpeg" || searchesBoth
                 ? "Trellis quantisation and tuned tables for smaller files"
                 : "Applies to the MozJPEG encoder only"}
               checked={settings.mozjpeg}
-              disabled={settings.encoder !== "mozjpeg" && !searchesEncoders}
+              disabled={settings.encoder !== "mozjpeg" && !searchesBoth}
               onChange={(v) => update({ mozjpeg: v })}
             />
           )}

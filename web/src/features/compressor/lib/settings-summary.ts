@@ -1,4 +1,5 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
+import { searchesEncoders } from "../../../../../contract/settings.ts";
 import type { SavedSettings } from "../api/settings.ts";
 
 /** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"). */
@@ -14,10 +15,9 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
   const webp = settings.format === "webp";
   const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";
   // MozJPEG is the default and goes unsaid; a score target tries both encoders, so none is named then.
-  const searched = t?.kind === "auto" || t?.kind === "quality";
   const format = webp
     ? "WebP"
-    : settings.encoder === "mozjpeg" || searched
+    : settings.encoder === "mozjpeg" || searchesEncoders({ format: settings.format, target: t })
     ? "JPEG"
     : `JPEG (${codecLabel(settings.encoder)})`;
   return [quality, format, metadata].join(" · ");
