@@ -226,6 +226,7 @@ Deno.test("auto picks jpegli with a score of 80 or more on a photo where MozJPEG
       if (r.quality.ssimulacra2 >= 80 && !r.keptOriginal) fixed = Math.min(fixed, r.compressedSize);
     }
   }
+  assert.ok(Number.isFinite(fixed), "some fixed MozJPEG setting scores 80: the comparison is not against nothing");
   assert.ok(auto.compressedSize < fixed, `jpegli ${auto.compressedSize} bytes, MozJPEG at a fixed quality ${fixed}`);
 
   // MozJPEG as a score goal encodes it (its search tables, 4:2:0 at a goal of 80), which a fixed quality cannot
@@ -239,6 +240,7 @@ Deno.test("auto picks jpegli with a score of 80 or more on a photo where MozJPEG
       if (quality === SCAN_FROM) assert.ok(score < 77, `q${quality} already scores`);
       if (score >= 80) searched = Math.min(searched, size);
     }
+    assert.ok(Number.isFinite(searched), "MozJPEG's search tables reach 80 at some quality");
     assert.ok(
       auto.compressedSize < searched,
       `jpegli ${auto.compressedSize} bytes, MozJPEG's search tables ${searched}`,

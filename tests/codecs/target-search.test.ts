@@ -16,11 +16,11 @@ import { sizeTargetNote, withSsimulacra2 } from "../../contract/jobs.ts";
 
 /** A photo whose score rises `slope` points per quality step and reaches `at80` at q80. */
 function curve(at80: number, slope: number) {
-  const probed: number[] = [];
+  const probed: Probe[] = [];
   const probe = (quality: number): Promise<Probe> => {
-    probed.push(quality);
     const score = Math.min(100, at80 + slope * (quality - 80) - 0.004 * (quality - 80) ** 2);
-    return Promise.resolve({ quality, size: quality * 1000, score });
+    probed.push({ quality, size: quality * 1000, score });
+    return Promise.resolve(probed.at(-1)!);
   };
   return { probe, probed };
 }
@@ -46,19 +46,56 @@ function assertTight(chosen: Probe, goal: number, at80: number, slope: number, l
 
 const CURVES = [[81, 0.8], [70, 0.5], [90, 1.2], [76, 0.3], [85, 2]] as const;
 
+/**
+ * What a score search guarantees whatever its path: `passed` says whether any probe reached the goal; if one
+ * did (and one can whenever q100 does, on these curves), the result passes, is the smallest passing probe and
+ * is tight; if none can, the best effort is the highest quality allowed, reported as not passing.
+ */
+function assertOutcome(
+  outcome: { chosen: Probe; passed: boolean; probes: number },
+  probed: Probe[],
+  spec: { goal: number; hi: number },
+  at80: number,
+  slope: number,
+  label: string,
+) {
+  const { chosen, passed, probes } = outcome;
+  const { goal } = spec;
+  assert.equal(probes, probed.length, `${label}: the probe count`);
+  assert.ok(probed.includes(chosen), `${label}: the result is one of the probes`);
+  const passing = probed.filter((p) => p.score >= goal);
+  assert.equal(passed, passing.length > 0, `${label}: passed says whether a probe reached the goal`);
+  if (scoreAt(at80, slope, spec.hi) >= goal) {
+    assert.ok(passed, `${label}: reachable, probed ${probed.map((p) => `q${p.quality}=${p.score.toFixed(1)}`)}`);
+    const smallest = Math.min(...passing.map((p) => p.size));
+    assert.equal(chosen.size, smallest, `${label}: the smallest passing probe, not q${chosen.quality}`);
+    assertTight(chosen, goal, at80, slope, label);
+  } else {
+    assert.ok(!passed, `${label}: unreachable, yet reported passing`);
+    assert.ok(chosen.score < goal, `${label}: ${chosen.score}`);
+    assert.equal(chosen.quality, spec.hi, `${label}: the best effort is the highest quality`);
+    assert.equal(chosen.score, Math.max(...probed.map((p) => p.score)), `${label}: the best-scoring probe`);
+  }
+}
+
 Deno.test("without a proxy, the score search ends within a step of the floor or 1 point of the goal in at most 4 probes", async () => {
+  let unreachable = 0;
   for (const [at80, slope] of CURVES) {
     for (const goal of [50, 80, 90]) {
       const { probe, probed } = curve(at80, slope);
-      const { chosen, passed } = await searchScore(scoreSearchFor(mozjpeg, goal, chromaForGoal(goal, false)), probe);
+      const spec = scoreSearchFor(mozjpeg, goal, chromaForGoal(goal, false));
+      const outcome = await searchScore(spec, probe);
       const label = `${at80}/${slope} goal ${goal}`;
-      assert.ok(probed.length <= 4, `${label}: ${probed}`);
-      if (passed) assertTight(chosen, goal, at80, slope, label);
+      assert.ok(probed.length <= 4, `${label}: ${probed.map((p) => p.quality)}`);
+      assertOutcome(outcome, probed, spec, at80, slope, label);
+      if (scoreAt(at80, slope, spec.hi) < goal) unreachable++;
     }
   }
+  assert.equal(unreachable, 3, "the cases cover unreachable goals (70/0.5 at 80 and 90, 76/0.3 at 90)");
 });
 
 Deno.test("a calibrated proxy brings the search within a step of the floor in at most 3 full probes, whatever its offset", async () => {
+  let unreachable = 0;
   for (const [at80, slope] of CURVES) {
     for (const goal of [60, 80, 88]) {
       // The proxy reads 1.5-3.5 points high, its offset drifting with quality as measured on photos.
@@ -70,17 +107,17 @@ Deno.test("a calibrated proxy brings the search within a step of the floor in at
           return Promise.resolve(scoreAt(at80, slope, q) + offset + drift * (q - 80));
         };
         const spec = scoreSearchFor(mozjpeg, goal, chromaForGoal(goal, false));
-        const { chosen, passed, probes } = await searchScore(spec, probe, proxy);
+        const outcome = await searchScore(spec, probe, proxy);
         const label = `${at80}/${slope} goal ${goal} offset ${offset}/${drift}`;
-        if (scoreAt(at80, slope, spec.hi) < goal) continue; // unreachable
-        assert.ok(passed, label);
-        assertTight(chosen, goal, at80, slope, label);
-        assert.ok(probes <= 3, `${label}: full probes at ${probed}`);
+        assertOutcome(outcome, probed, spec, at80, slope, label);
+        assert.ok(outcome.probes <= 3, `${label}: full probes at ${probed.map((p) => p.quality)}`);
         // Cheap probes, but not unbounded: interpolation inside the bracket, not bisection.
         assert.ok(proxied.length <= 10, `${label}: ${proxied.length} proxy probes`);
+        if (scoreAt(at80, slope, spec.hi) < goal) unreachable++;
       }
     }
   }
+  assert.equal(unreachable, 9, "the cases cover unreachable goals (70/0.5 at 80 and 88, 76/0.3 at 88)");
 });
 
 Deno.test("the prediction starts near q80 for auto and uses 4:4:4 only for high goals", () => {
@@ -97,7 +134,8 @@ Deno.test("auto on fixtures scores at least 80 and not wastefully more", async (
       settings: settings({ target: { kind: "auto" } }),
       maxPixels: 50e6,
     });
-    if (result.keptOriginal) continue;
+    // None keeps its original (each scores 80.5-80.7 at q87-91), so the bounds below always apply.
+    assert.equal(result.keptOriginal, false, `${name} kept its original`);
     assert.ok(result.quality.score >= 80, `${name}: ${result.quality.score}`);
     assert.ok(result.quality.score <= 86, `${name}: ${result.quality.score} at q${result.chosenQuality}`);
   }

@@ -5,6 +5,7 @@ import { uploadBytesAllowed } from "../../server/app.ts";
 import { BODY_DEADLINES, formatDuration, uploadDeadlineMs } from "../../server/middleware/body-guard.ts";
 import { createTestApp, jsonInit, makePremium, signUp, type TestApp } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 const MB = 1024 * 1024;
 const encoder = new TextEncoder();
@@ -72,6 +73,7 @@ Deno.test("[regression] a JSON body sent a byte every 200 ms is answered 408 at 
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
   const body = encoder.encode(JSON.stringify({ username: "alice", password: "x".repeat(200) }));
   let trickling = true;
+  let sent = 0;
   try {
     await conn.write(encoder.encode(
       `POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
@@ -82,18 +84,26 @@ Deno.test("[regression] a JSON body sent a byte every 200 ms is answered 408 at 
     const sender = (async () => {
       for (let i = 0; trickling && i < body.byteLength; i++) {
         await conn.write(body.subarray(i, i + 1));
+        sent++;
         await sleep(200);
       }
     })().catch(() => {/* the server hung up */});
-    const response = readResponse(conn).then((r) => ({ ...r, at: performance.now() - started }));
+    let answered = false;
+    const response = readResponse(conn).then((r) => {
+      answered = true;
+      return { ...r, at: performance.now() - started };
+    });
 
-    await sleep(400);
+    // Ask while the body is trickling: some of it sent, no answer yet.
+    await waitFor(() => sent >= 3, { message: "3 bytes of the body to be sent" });
+    assert.ok(!answered, "the body is still arriving");
     const healthStarted = performance.now();
     const health = await fetch(`${url}/healthz`);
     const healthMs = performance.now() - healthStarted;
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { ok: true });
     assert.ok(healthMs < 200, `/healthz took ${healthMs.toFixed(0)} ms while a body trickled`);
+    assert.ok(!answered, "/healthz answered before the trickling request's deadline");
 
     const { status, head, body: text, at } = await response;
     assert.equal(status, 408);
