@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { ensureSqld, startSqld } from "../tests/setup/sqld.ts";
 import { startS3Server } from "../tests/setup/s3-server.ts";
-import { runningOn, type RunningServer, startServer } from "../tests/setup/server-process.ts";
+import { jobRunEvents, runningOn, type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import { remoteJobs, remoteSignUp } from "../tests/setup/remote-client.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
@@ -108,10 +108,10 @@ function percentile(values: number[], p: number): number {
 
 /**
  * Jobs/s of `photos` uploaded as 3 batches spread over the instances, until all completed, and how busy the
- * workers were with those jobs over that time (from the `job-run` lines; the rest is idle or deferred scores).
+ * workers were with those jobs over that time (from the `job run` log lines; the rest is idle or deferred scores).
  */
 async function throughput(photos: CorpusImage[], instances: number, workers: number) {
-  const cluster = await startCluster(instances, workers, { LOG_JOB_RUNS: "true" });
+  const cluster = await startCluster(instances, workers, { LOG_LEVEL: "debug" });
   try {
     const [first] = cluster.servers as [RunningServer];
     const cookie = await cluster.signUp(first, `bench-${instances}x${workers}`, true);
@@ -177,35 +177,33 @@ async function pollingAcrossInstances(photos: CorpusImage[]) {
   }
 }
 
-/** Every finished run the instances printed (LOG_JOB_RUNS), as start and end times in ms since the epoch. */
+/** Every finished run the instances logged (LOG_LEVEL=debug), as start and end times in ms since the epoch. */
 function runs(servers: RunningServer[]): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (const server of servers) {
     const open = new Map<string, number>();
-    for (const line of server.stdout) {
-      const m = line.match(/^job-run (start|end) (\S+) \S+ (\d+)$/);
-      if (m?.[1] === "start") open.set(m[2]!, Number(m[3]));
-      else if (m && open.has(m[2]!)) out.push({ start: open.get(m[2]!)!, end: Number(m[3]) });
+    for (const { event, job, at } of jobRunEvents(server)) {
+      if (event === "start") open.set(job, at);
+      else if (open.has(job)) out.push({ start: open.get(job)!, end: at });
     }
   }
   return out;
 }
 
-/** When `job` last printed `job-run end` on any of `servers` (ms since the epoch), or undefined. */
+/** When `job` last logged a `job run` end on any of `servers` (ms since the epoch), or undefined. */
 function lastEnd(servers: RunningServer[], job: string): number | undefined {
-  let at: number | undefined;
+  let last: number | undefined;
   for (const server of servers) {
-    for (const line of server.stdout) {
-      const m = line.match(/^job-run end (\S+) \S+ (\d+)$/);
-      if (m?.[1] === job) at = Math.max(at ?? 0, Number(m[2]));
+    for (const { event, job: id, at } of jobRunEvents(server)) {
+      if (event === "end" && id === job) last = Math.max(last ?? 0, at);
     }
   }
-  return at;
+  return last;
 }
 
 /** SIGKILL A while it runs a job of a batch; ms from the kill until the last job A held completed on B or C. */
 async function sigkillToLastOrphan(photos: CorpusImage[]) {
-  const cluster = await startCluster(3, 1, { JOB_LEASE_MS: String(LEASE_MS), LOG_JOB_RUNS: "true" });
+  const cluster = await startCluster(3, 1, { JOB_LEASE_MS: String(LEASE_MS), LOG_LEVEL: "debug" });
   try {
     const [a, b, c] = cluster.servers as [RunningServer, RunningServer, RunningServer];
     const cookie = await cluster.signUp(b, "bench-sigkill", true);

@@ -21,12 +21,32 @@ export type Mode = (typeof MODES)[number];
 export type ChromaSubsampling = (typeof CHROMA_SUBSAMPLINGS)[number];
 export type BatchPriority = (typeof BATCH_PRIORITIES)[number];
 
+/** The ranges of the numeric settings, written once: the schemas, the form's fields and the API docs read them. */
+export const QUALITY_RANGE = { min: 1, max: 100 } as const;
+export const MAX_CONCURRENT_RANGE = { min: 1, max: 10 } as const;
+export const TARGET_KB_RANGE = { min: 1, max: 100_000 } as const;
+export const TARGET_SCORE_RANGE = { min: 50, max: 95 } as const;
+
+type Range = { readonly min: number; readonly max: number };
+
+/** One message per field, whatever is wrong with it: the API answers it as `{ "error": … }`. */
+const wholeNumber = (name: string, r: Range) => {
+  const message = `${name} must be a whole number from ${r.min} to ${r.max}`;
+  return z.number({ error: message }).int(message).min(r.min, message).max(r.max, message);
+};
+const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: `${name} must be one of ${values.join(", ")}` });
+const flag = (name: string) => z.boolean({ error: `${name} must be "true" or "false"` });
+
 /** Premium "advanced algorithms": search the quality setting for a goal. */
 export const targetSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("size"), kb: z.number().int().min(1).max(100_000) }),
-  z.object({ kind: z.literal("quality"), score: z.number().min(50).max(95) }),
+  z.object({ kind: z.literal("size"), kb: wholeNumber("target.kb", TARGET_KB_RANGE) }),
+  z.object({
+    kind: z.literal("quality"),
+    score: z.number().min(TARGET_SCORE_RANGE.min).max(TARGET_SCORE_RANGE.max),
+  }),
   z.object({ kind: z.literal("auto") }),
-]);
+], { error: 'target must be JSON such as {"kind":"size","kb":200}' });
 export type Target = z.infer<typeof targetSchema>;
 
 /**
@@ -36,17 +56,25 @@ export type Target = z.infer<typeof targetSchema>;
 export const searchesEncoders = (s: { format: OutputFormat; target: Target | null | undefined }): boolean =>
   s.format === "jpeg" && (s.target?.kind === "auto" || s.target?.kind === "quality");
 
+/** How one image is compressed: what reaches the codecs. */
 const compressSettingsFields = z.object({
-  quality: z.number().int().min(1).max(100),
-  format: z.enum(OUTPUT_FORMATS),
-  encoder: z.enum(ENCODERS),
-  mode: z.enum(MODES),
-  progressive: z.boolean(),
-  mozjpeg: z.boolean(),
-  optimizeForWeb: z.boolean(),
-  stripMetadata: z.boolean(),
-  chromaSubsampling: z.enum(CHROMA_SUBSAMPLINGS),
+  quality: wholeNumber("quality", QUALITY_RANGE),
+  format: oneOf("format", OUTPUT_FORMATS),
+  encoder: oneOf("encoder", ENCODERS),
+  mode: oneOf("mode", MODES),
+  progressive: flag("progressive"),
+  mozjpeg: flag("mozjpeg"),
+  optimizeForWeb: flag("optimizeForWeb"),
+  stripMetadata: flag("stripMetadata"),
+  chromaSubsampling: oneOf("chromaSubsampling", CHROMA_SUBSAMPLINGS),
   target: targetSchema.nullable(),
+});
+
+/** How a batch is scheduled (the spec's batchProcessing): what reaches the scheduler, never a codec. */
+const batchOptionsFields = z.object({
+  priority: oneOf("priority", BATCH_PRIORITIES),
+  maxConcurrent: wholeNumber("maxConcurrent", MAX_CONCURRENT_RANGE),
+  pauseOnError: flag("pauseOnError"),
 });
 
 /** WebP has no JPEG encoder: asking for jpegli with WebP output is a mistake, not a preference to ignore. */
@@ -57,8 +85,8 @@ function encoderFitsFormat(settings: { format: OutputFormat; encoder: Encoder },
   }
 }
 
-export const compressSettingsSchema = compressSettingsFields.superRefine(encoderFitsFormat);
-export type CompressSettings = z.infer<typeof compressSettingsSchema>;
+/** How one image is compressed (the codecs' part of `SavedSettings`). */
+export type CompressSettings = z.infer<typeof compressSettingsFields>;
 
 export const DEFAULT_SETTINGS: CompressSettings = {
   quality: 80,
@@ -73,13 +101,16 @@ export const DEFAULT_SETTINGS: CompressSettings = {
   target: null,
 };
 
-/** Compression settings plus the batch options: what the server remembers per user. */
-export const savedSettingsSchema = compressSettingsFields.extend({
-  priority: z.enum(BATCH_PRIORITIES),
-  maxConcurrent: z.number().int().min(1).max(10),
-  pauseOnError: z.boolean(),
-}).superRefine(encoderFitsFormat);
+/**
+ * THE settings shape (ADR 024): compression settings plus the batch options. The form edits it, the
+ * server remembers it per user (users.settings_json) and per batch (batches.settings_json), an upload's
+ * text fields and a re-compression's JSON parse into it; the codecs get its compression part.
+ */
+export const savedSettingsSchema = compressSettingsFields.extend(batchOptionsFields.shape).superRefine(
+  encoderFitsFormat,
+);
 export type SavedSettings = z.infer<typeof savedSettingsSchema>;
+export type BatchOptions = z.infer<typeof batchOptionsFields>;
 
 export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
   ...DEFAULT_SETTINGS,
@@ -88,9 +119,72 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
   pauseOnError: false,
 };
 
-/** POST /api/jobs/:id/recompress and /api/batches/:id/recompress: the settings to compress the kept originals with. */
-export const recompressSchema = z.object({ settings: compressSettingsSchema });
+const COMPRESS_KEYS = Object.keys(compressSettingsFields.shape) as (keyof CompressSettings)[];
+
+/** The part of the settings that reaches the codecs. */
+export function compressSettingsOf(s: SavedSettings): CompressSettings {
+  return Object.fromEntries(COMPRESS_KEYS.map((k) => [k, s[k]])) as CompressSettings;
+}
+
+/**
+ * Stored settings as they are now: keys added since the row was written take their defaults (so a
+ * new setting needs no data migration), unknown keys go, and the whole is validated.
+ */
+export function parseStoredSettings(json: string): SavedSettings {
+  return savedSettingsSchema.parse({ ...DEFAULT_SAVED_SETTINGS, ...JSON.parse(json) });
+}
+
+/**
+ * The settings as multipart text fields (POST /api/compress sends "quality (number sent as text)"):
+ * numbers and booleans as text, the target as JSON (none when null).
+ */
+export function settingsToFields(s: Partial<SavedSettings>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (value === null || value === undefined) continue;
+    fields[key] = typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+  return fields;
+}
+
+/**
+ * Text fields back into typed values, by each setting's kind (its default's type); other keys are
+ * ignored and a value that does not convert is kept as text for the schema to refuse by name.
+ */
+export function settingsFromFields(fields: Record<string, string>): Partial<Record<keyof SavedSettings, unknown>> {
+  const out: Partial<Record<keyof SavedSettings, unknown>> = {};
+  for (const key of Object.keys(DEFAULT_SAVED_SETTINGS) as (keyof SavedSettings)[]) {
+    const text = fields[key];
+    if (text === undefined) continue;
+    const kind = key === "target" ? "object" : typeof DEFAULT_SAVED_SETTINGS[key];
+    out[key] = kind === "number" && /^\d+$/.test(text)
+      ? Number(text)
+      : kind === "boolean" && (text === "true" || text === "false")
+      ? text === "true"
+      : kind === "object"
+      ? parseJson(text)
+      : text;
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * POST /api/jobs/:id/recompress and /api/batches/:id/recompress: the settings to compress the kept
+ * originals with, as on screen; the batch options are optional (the user's saved ones otherwise).
+ */
+export const recompressSchema = z.object({
+  settings: compressSettingsFields.extend(batchOptionsFields.partial().shape).superRefine(encoderFitsFormat),
+});
 export type RecompressRequest = z.infer<typeof recompressSchema>;
+export type RecompressSettings = RecompressRequest["settings"];
 
 /** Re-compressions of one upload that cost no quota on the day it was charged (issue 15: bounded, not unlimited work). */
 export const FREE_RECOMPRESSIONS_PER_IMAGE = 5;

@@ -1,7 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { BATCH_STATUSES, JOB_STATUSES } from "../contract/jobs.ts";
-import { BATCH_PRIORITIES, CODEC_IDS, OUTPUT_FORMATS } from "../contract/settings.ts";
+import { CODEC_IDS, OUTPUT_FORMATS } from "../contract/settings.ts";
 
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
 
@@ -44,9 +44,7 @@ export const batches = sqliteTable("batches", {
   status: text("status", { enum: BATCH_STATUSES }).notNull().default("pending"),
   totalFiles: integer("total_files").notNull(),
   totalOriginalSize: integer("total_original_size").notNull(),
-  priority: text("priority", { enum: BATCH_PRIORITIES }).notNull().default("normal"),
-  maxConcurrent: integer("max_concurrent").notNull().default(3),
-  pauseOnError: integer("pause_on_error", { mode: "boolean" }).notNull().default(false),
+  /** The batch's whole settings (compression and batch options) as JSON: contract/settings.ts, ADR 024. */
   settingsJson: text("settings_json").notNull(),
   createdAt: createdAt(),
 }, (t) => [index("batches_user_idx").on(t.userId, t.createdAt)]);

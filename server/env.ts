@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AD_SLOTS_PATTERN } from "../contract/ads.ts";
 import { DEFAULT_RESULT_TTL_SECONDS } from "../contract/storage.ts";
 import { parseStoreUrl, StoreUrlError } from "./store/from-url.ts";
+import { LOG_LEVELS } from "./log.ts";
 
 const intFrom = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
@@ -17,8 +18,8 @@ const envSchema = z.object({
   WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** Run the codec on the server's thread, one job at a time (taken anyway where Web Workers are missing). */
   CODEC_IN_PROCESS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-  /** Print a line when a job starts and ends on this instance (checks that no job ran on two at once). */
-  LOG_JOB_RUNS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** The least severe log entries written (server/log.ts); debug adds a line per job run. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** How long a job's lease holds without renewal (ADR 018); another instance takes the job after it. */
   JOB_LEASE_MS: intFrom(1000, 30_000),
   /** How often an instance looks for queued jobs in the shared database (ADR 018). */

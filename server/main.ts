@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
+import { createLogger } from "./log.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
 import { RegistrationLimit } from "./services/registration-limit.ts";
 import { pruneThrottles } from "./services/throttle-retention.ts";
@@ -56,7 +57,7 @@ async function main() {
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   const workers = env.WORKERS ?? navigator.hardwareConcurrency ?? 2;
   // WORKERS=0: this instance serves HTTP only; instances with workers run the jobs it admits.
-  // Deno Deploy has no Web Workers: the codec then runs on this thread.
+  // A runtime without Web Workers (or CODEC_IN_PROCESS=true): the codec runs on this thread.
   const inProcess = env.CODEC_IN_PROCESS || typeof globalThis.Worker !== "function";
   const compressor = workers === 0 ? noCompressor() : createCodecCompressor({
     workers,
@@ -84,7 +85,7 @@ async function main() {
     sharedQueue: sharedDatabase || workers === 0,
     leaseMs: env.JOB_LEASE_MS,
     pollMs: env.QUEUE_POLL_MS,
-    logRuns: env.LOG_JOB_RUNS,
+    log: createLogger(env.LOG_LEVEL),
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
   if (workers === 0 && !sharedDatabase) {

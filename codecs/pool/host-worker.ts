@@ -20,7 +20,8 @@ lowerThreadPriority();
 let modules: CompiledModules = {};
 const compiling = compileCodecs().then((compiled) => void (modules = compiled), () => {});
 
-const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
+/** The codec worker module, from the pool's `start` message (its `workerUrl` option). */
+let workerUrl = "";
 const workers = new Map<number, Worker>();
 /**
  * Started ahead and kept waiting for a port. A worker started from a worker
@@ -33,7 +34,7 @@ let spareCount = 0;
 const post = (message: FromHost) => self.postMessage(message);
 
 const startWorker = (): Worker => {
-  const worker = new Worker(WORKER_URL, { type: "module" });
+  const worker = new Worker(workerUrl, { type: "module" });
   worker.postMessage({ type: "warm", modules } satisfies WarmWorker);
   return worker;
 };
@@ -46,8 +47,9 @@ const topUp = () => {
 self.onmessage = (event: MessageEvent<ToHost>) => void compiling.then(() => handle(event.data));
 
 function handle(message: ToHost) {
-  if (message.type === "spares") {
-    spareCount = message.count;
+  if (message.type === "start") {
+    workerUrl = message.workerUrl;
+    spareCount = message.spares;
     topUp();
   } else if (message.type === "spawn") {
     const worker = spares.shift() ?? startWorker();
@@ -61,10 +63,6 @@ function handle(message: ToHost) {
     workers.set(message.id, worker);
     // After the spawn is served, so a burst of replacements is not held up by new spares.
     setTimeout(topUp);
-  } else if (message.type === "crash") {
-    setTimeout(() => {
-      throw new Error("Deliberate host crash for a test");
-    });
   } else if (message.type === "terminate") {
     workers.get(message.id)?.terminate();
     workers.delete(message.id);

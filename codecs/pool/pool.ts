@@ -32,6 +32,13 @@ export interface CodecPoolOptions {
    * 399 MiB, measured), so it stays warm instead of starting afresh.
    */
   recycleAfterHeapBytes?: number;
+  /**
+   * The codec worker module (default ./worker.ts). Another module that speaks protocol.ts may
+   * stand in, e.g. one whose codec fails the way a real one can (tests/setup/crashing-codec-worker.ts).
+   */
+  workerUrl?: string | URL;
+  /** The module that starts and stops codec workers off this thread (default ./host-worker.ts). */
+  hostUrl?: string | URL;
 }
 
 export interface CompressOptions {
@@ -102,9 +109,8 @@ interface Slot {
 
 const DEFAULT_MAX_PIXELS = 50_000_000;
 const DEFAULT_RECYCLE_HEAP_BYTES = 160 * 2 ** 20;
-
-/** Internal hooks for tests; not part of codecs/mod.ts. */
-export const poolInternals = new WeakMap<CodecPool, { crashNextJob(): void; crashHost(): void }>();
+const WORKER_URL = new URL("./worker.ts", import.meta.url);
+const HOST_URL = new URL("./host-worker.ts", import.meta.url);
 
 export function createCodecPool(options: CodecPoolOptions): CodecPool {
   if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError("size must be a positive integer");
@@ -116,10 +122,13 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   let nextId = 1;
   let closed = false;
   let drained: (() => void) | null = null;
-  let crashNext = false;
 
   // Workers are started off this thread, with one spare each, so recycling never stalls the server.
-  const host = createWorkerHost(options.size);
+  const host = createWorkerHost({
+    spares: options.size,
+    hostUrl: String(options.hostUrl ?? HOST_URL),
+    workerUrl: String(options.workerUrl ?? WORKER_URL),
+  });
 
   const startWorker = (slot: Slot) => {
     slot.worker = host.spawn({
@@ -201,8 +210,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       job.options.signal?.removeEventListener("abort", onAbort);
     };
     job.options.onProgress?.("inspect", 1);
-    const message: ToWorker = { ...job.task, id: job.id, ...(crashNext ? { crash: true } : {}) };
-    crashNext = false;
+    const message: ToWorker = { ...job.task, id: job.id };
     const inputs = job.task.type === "compress" ? [job.task.bytes] : [job.task.original, job.task.output];
     const buffers = inputs.filter((b) => b instanceof Uint8Array).map((b) => b.buffer as ArrayBuffer);
     slot.worker.postMessage(message, [...new Set(buffers)]);
@@ -296,10 +304,6 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
 
   returnFreedMemory();
   for (let i = 0; i < options.size; i++) slots.push(spawn());
-  poolInternals.set(pool, {
-    crashNextJob: () => void (crashNext = true),
-    crashHost: () => host.crashHost(),
-  });
   return pool;
 }
 

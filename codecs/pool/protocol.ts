@@ -10,8 +10,7 @@ export type WorkerTask =
   /** A deferred score: the output measured against its original. */
   | { type: "score"; original: ImageInput; output: ImageInput };
 
-/** `crash` (test hook): throw an uncaught error inside the worker instead of running the task. */
-export type ToWorker = WorkerTask & { id: number; crash?: true };
+export type ToWorker = WorkerTask & { id: number };
 
 export type FromWorker =
   | { type: "progress"; id: number; stage: CompressStage; percent: number }
@@ -23,15 +22,13 @@ export type FromWorker =
 
 /** Messages between the pool and the host worker that starts and stops codec workers. */
 export type ToHost =
-  /** Keep this many workers started ahead, ready for a port. */
-  | { type: "spares"; count: number }
+  /** The host's first message: start codec workers from `workerUrl`, keeping `spares` started ahead. */
+  | { type: "start"; workerUrl: string; spares: number }
   /** Start a codec worker that talks to the pool over `port`. */
   | { type: "spawn"; id: number; port: MessagePort }
   | { type: "terminate"; id: number }
   /** Terminate every codec worker, then answer `closed`. */
-  | { type: "close" }
-  /** Test hook: throw an uncaught error in the host. */
-  | { type: "crash" };
+  | { type: "close" };
 
 export type FromHost =
   /** The codec worker threw an uncaught error and has been terminated. */

@@ -20,21 +20,25 @@ export interface WorkerHost {
   spawn(events: WorkerEvents): CodecWorker;
   /** Terminates every worker and the host. */
   close(): Promise<void>;
-  /** Test hook: an uncaught error in the host itself. */
-  crashHost(): void;
 }
 
-const HOST_URL = new URL("./host-worker.ts", import.meta.url).href;
+export interface WorkerHostOptions {
+  /** Workers kept started ahead, so a replacement starts at once. */
+  spares: number;
+  /** The host module (host-worker.ts, or a module that runs it). */
+  hostUrl: string;
+  /** The codec worker module the host starts (worker.ts, or a module speaking its protocol). */
+  workerUrl: string;
+}
 
-/** `spares`: workers kept started ahead, so a replacement starts at once. */
-export function createWorkerHost(spares: number): WorkerHost {
+export function createWorkerHost({ spares, hostUrl, workerUrl }: WorkerHostOptions): WorkerHost {
   const live = new Map<number, { port: MessagePort; events: WorkerEvents }>();
   let nextId = 1;
   let closed: (() => void) | null = null;
   let host = startHost();
 
   function startHost(): Worker {
-    const worker = new Worker(HOST_URL, { type: "module" });
+    const worker = new Worker(hostUrl, { type: "module" });
     worker.onmessage = (event: MessageEvent<FromHost>) => {
       const message = event.data;
       if (message.type === "closed") return closed?.();
@@ -49,7 +53,7 @@ export function createWorkerHost(spares: number): WorkerHost {
       host = startHost();
       for (const id of [...live.keys()]) crashed(id);
     };
-    worker.postMessage({ type: "spares", count: spares } satisfies ToHost);
+    worker.postMessage({ type: "start", workerUrl, spares } satisfies ToHost);
     return worker;
   }
 
@@ -92,6 +96,5 @@ export function createWorkerHost(spares: number): WorkerHost {
         send({ type: "close" });
       });
     },
-    crashHost: () => send({ type: "crash" }),
   };
 }

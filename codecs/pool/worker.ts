@@ -19,13 +19,6 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
   const post = (message: FromWorker, transfer: Transferable[] = []) => port.postMessage(message, transfer);
   port.onmessage = async (event: MessageEvent<ToWorker>) => {
     const message = event.data;
-    // In the job's own message: a job runs to its end without yielding, so a later message could miss it.
-    if (message.crash) {
-      setTimeout(() => {
-        throw new Error("Deliberate crash for a test");
-      });
-      return;
-    }
     const { id } = message;
     // The pool aborts by terminating this worker.
     const signal = new AbortController().signal;

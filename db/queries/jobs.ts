@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
-// Reads only: every write to jobs and batches is a transition in server/services/compression/lifecycle.ts.
+// Reads only: every write to jobs and batches is a transition or a lease in server/services/lifecycle/.
 
 export function listJobsForUser(db: Db, userId: number, limit = 500): Promise<JobRow[]> {
   return db.select().from(jobs).where(eq(jobs.userId, userId))

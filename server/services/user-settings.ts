@@ -1,6 +1,7 @@
 /** The compressor settings a user last saved ("settings remembered per user"). */
 import {
   DEFAULT_SAVED_SETTINGS as DEFAULT_SAVED,
+  parseStoredSettings,
   type SavedSettings,
   savedSettingsSchema,
 } from "../../contract/settings.ts";
@@ -11,8 +12,11 @@ import { parseInput } from "./validation.ts";
 
 export function storedSettings(user: UserRow): SavedSettings {
   if (!user.settingsJson) return DEFAULT_SAVED;
-  const parsed = savedSettingsSchema.safeParse({ ...DEFAULT_SAVED, ...JSON.parse(user.settingsJson) });
-  return parsed.success ? parsed.data : DEFAULT_SAVED;
+  try {
+    return parseStoredSettings(user.settingsJson);
+  } catch {
+    return DEFAULT_SAVED; // a preference, not work: a broken row must not lock the user out of the compressor
+  }
 }
 
 export async function saveSettings(db: Db, user: UserRow, input: unknown): Promise<SavedSettings> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CodecError, type CodecErrorCode, createCodecPool } from "../../codecs/mod.ts";
 import { returnFreedMemory } from "../../codecs/libc.ts";
-import { poolInternals } from "../../codecs/pool/pool.ts";
+import { CRASHING_HOST_URL, CRASHING_WORKER_URL, crashingInput, crashTheHostWorkers } from "../setup/pool-faults.ts";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { CompressStage } from "../../codecs/types.ts";
@@ -127,15 +127,17 @@ Deno.test("pool cancels running and queued jobs through AbortSignal", async () =
   }
 });
 
-Deno.test("a crash in one worker fails only its job", async () => {
-  const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10 });
+Deno.test("a crash in one worker fails only its job, and a new worker takes its place", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 30_000, maxQueue: 10, workerUrl: CRASHING_WORKER_URL });
   try {
-    poolInternals.get(pool)!.crashNextJob();
-    const doomed = pool.compress(await fixture("base.jpg"), settings());
+    const doomed = pool.compress(crashingInput(), settings());
     const healthy = pool.compress(await fixture("orientation-1.jpg"), settings());
-    await rejectsWith(doomed, "worker_crashed");
+    await rejectsWith(doomed, "worker_crashed", /^The codec worker crashed while processing the image$/);
     assert.equal((await healthy).width, 64);
-    assert.equal((await pool.compress(await fixture("orientation-1.jpg"), settings())).width, 64);
+    const after = await Promise.all(
+      [1, 2, 3].map(async () => pool.compress(await fixture("orientation-1.jpg"), settings())),
+    );
+    assert.deepEqual(after.map((r) => r.width), [64, 64, 64], "both slots serve again");
   } finally {
     await pool.close();
   }
@@ -151,12 +153,12 @@ async function slowJpeg(): Promise<Uint8Array> {
 Deno.test("if the host that starts workers dies, running jobs fail as crashes and a new host serves the rest", async () => {
   const threads = () => [...Deno.readDirSync("/proc/self/task")].length;
   const slow = await slowJpeg();
-  const pool = createCodecPool({ size: 2, jobTimeoutMs: 60_000, maxQueue: 10 });
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 60_000, maxQueue: 10, hostUrl: CRASHING_HOST_URL });
   try {
     await pool.compress(await fixture("orientation-1.jpg"), settings()); // every thread started
     const before = threads();
     const running = [pool.compress(slow.slice(), settings()), pool.compress(slow.slice(), settings())];
-    poolInternals.get(pool)!.crashHost();
+    crashTheHostWorkers();
     for (const job of running) await rejectsWith(job, "worker_crashed");
     const after = await Promise.all(
       [1, 2, 3].map(async () => pool.compress(await fixture("orientation-1.jpg"), settings())),

@@ -1,5 +1,5 @@
 /**
- * The lifecycle's transitions on a real libSQL server (sqld), as several instances share it: the
+ * The lifecycle's transitions and leases on a real libSQL server (sqld), as several instances share it: the
  * statement batches (quota charge, refund marks, batch status in SQL) run over HTTP as they do on a
  * file, and leases hold between two clients (two instances).
  */
@@ -8,8 +8,8 @@ import { createDb } from "../../db/client.ts";
 import { findBatch, findJob } from "../../db/queries/jobs.ts";
 import { usedOn } from "../../db/queries/usage.ts";
 import { dailyUsage, users } from "../../db/schema.ts";
-import { pendingBatch } from "../setup/lifecycle-rows.ts";
-import { Lifecycle, QuotaExceeded } from "../../server/services/compression/lifecycle.ts";
+import { lifecycleOn, pendingBatch } from "../setup/lifecycle-rows.ts";
+import { QuotaExceeded } from "../../server/services/lifecycle/transitions.ts";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
 
 const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
@@ -45,8 +45,8 @@ async function twoInstances() {
   const b = await createDb({ url: sqld.url });
   const [user] = await a.db.insert(users).values({ username: "ada", passwordHash: "x" }).returning();
   const clock = { now: NOW };
-  const la = new Lifecycle(a.db, () => clock.now);
-  const lb = new Lifecycle(b.db, () => clock.now);
+  const la = lifecycleOn(a.db, () => clock.now);
+  const lb = lifecycleOn(b.db, () => clock.now);
   let n = 0;
   const admit = async (count: number, limit: number | null = 10) => {
     const batchId = `b${++n}`;
@@ -59,7 +59,7 @@ async function twoInstances() {
       now: clock.now,
       leaseUntil: clock.now + LEASE,
     });
-    await la.admit(batch, rows, { userId: user!.id, day: DAY, count, limit });
+    await la.transitions.admit(batch, rows, { userId: user!.id, day: DAY, count, limit });
     return { batchId, ids: rows.map((r) => r.id) };
   };
   return { sqld, a, b, la, lb, clock, admit, userId: user!.id };
@@ -84,8 +84,8 @@ test("on sqld an admission past the limit writes nothing, and a failure refunds 
   assert.equal(await usedOn(t.b.db, t.userId, DAY), 8, "the other instance sees the same count");
   assert.equal(await findBatch(t.b.db, "b2"), undefined);
   const id = "b1-j0";
-  assert.ok(await t.la.start(id, "A", NOW + LEASE));
-  assert.deepEqual(await t.la.fail(id, "broken", "A"), { failed: true, paused: false });
+  assert.ok(await t.la.transitions.start(id, "A", NOW + LEASE));
+  assert.deepEqual(await t.la.transitions.fail(id, "broken", "A"), { failed: true, paused: false, freeBytes: [id] });
   const [usage] = await t.b.db.select().from(dailyUsage);
   assert.deepEqual([usage?.used, usage?.refunded], [7, 1]);
   assert.equal((await findJob(t.b.db, id))?.charged, false);
@@ -94,14 +94,18 @@ test("on sqld an admission past the limit writes nothing, and a failure refunds 
 
 test("on sqld instance B adopts A's job only after A's lease lapses, completes it, and it is charged once", async (t) => {
   const { batchId, ids } = await t.admit(1);
-  await t.la.start(ids[0]!, "A", NOW + LEASE);
-  assert.deepEqual(await t.lb.adopt("B", NOW + LEASE), []);
+  await t.la.transitions.start(ids[0]!, "A", NOW + LEASE);
+  assert.deepEqual(await t.lb.leases.adopt("B", NOW + LEASE), []);
   t.clock.now = NOW + LEASE + 1;
-  const adopted = await t.lb.adopt("B", t.clock.now + LEASE);
+  const adopted = await t.lb.leases.adopt("B", t.clock.now + LEASE);
   assert.deepEqual(adopted.map((r) => r.id), ids);
-  assert.equal(await t.la.complete(ids[0]!, "A", done, 60_000), null, "A's late result is refused");
-  assert.ok(await t.lb.start(ids[0]!, "B", t.clock.now + LEASE));
-  assert.equal((await t.lb.complete(ids[0]!, "B", done, 60_000))?.status, "completed");
+  assert.deepEqual(
+    await t.la.transitions.complete(ids[0]!, "A", done, 60_000),
+    { completed: null, freeBytes: [] },
+    "A's late result is refused; the bytes are B's",
+  );
+  assert.ok(await t.lb.transitions.start(ids[0]!, "B", t.clock.now + LEASE));
+  assert.equal((await t.lb.transitions.complete(ids[0]!, "B", done, 60_000)).completed?.status, "completed");
   assert.equal(await usedOn(t.a.db, t.userId, DAY), 1);
   assert.equal((await findBatch(t.a.db, batchId))?.status, "completed");
 });
@@ -110,8 +114,8 @@ test("on sqld two instances adopting the same lapsed jobs at once split them: ea
   const { ids } = await t.admit(20, null);
   t.clock.now = NOW + LEASE + 1;
   const [ra, rb] = await Promise.all([
-    t.la.adopt("A2", t.clock.now + LEASE, { limit: 12 }),
-    t.lb.adopt("B", t.clock.now + LEASE, { limit: 12 }),
+    t.la.leases.adopt("A2", t.clock.now + LEASE, { limit: 12 }),
+    t.lb.leases.adopt("B", t.clock.now + LEASE, { limit: 12 }),
   ]);
   const got = [...ra, ...rb].map((r) => r.id).sort();
   assert.equal(new Set(got).size, got.length, "no job adopted twice");
@@ -124,25 +128,31 @@ test("on sqld two instances adopting the same lapsed jobs at once split them: ea
 test("on sqld two instances claiming from the shared queue at once: each job claimed once, the user's limit never passed", async (t) => {
   const { ids } = await t.admit(10, null);
   t.clock.now = NOW + LEASE + 1; // A's leases lapsed: every job is claimable
-  assert.equal((await t.lb.claimable(200)).length, 10);
+  assert.equal((await t.lb.queue.claimable(200)).length, 10);
   // Both instances try every job at once, with a per-user limit of 3.
   const results = await Promise.all(
     ids.flatMap((id) => [
-      t.la.claim(id, "A2", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "A2" }),
-      t.lb.claim(id, "B", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "B" }),
+      t.la.leases.claim(id, "A2", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "A2" }),
+      t.lb.leases.claim(id, "B", t.clock.now + LEASE, 3).then((row) => row && { id, owner: "B" }),
     ]),
   );
   const claimed = results.filter((r) => r !== null);
   assert.equal(claimed.length, 3, "the user's limit of 3 holds over both instances");
   assert.equal(new Set(claimed.map((r) => r.id)).size, 3, "no job claimed twice");
-  assert.equal((await t.la.heldPerUser([t.userId])).get(t.userId), 3);
-  assert.equal((await t.lb.claimable(200)).length, 7, "held jobs are not offered again");
+  assert.equal((await t.la.queue.heldPerUser([t.userId])).get(t.userId), 3);
+  assert.equal((await t.lb.queue.claimable(200)).length, 7, "held jobs are not offered again");
   // One ends: a slot frees for either instance.
   const first = claimed[0]!;
   const lifecycle = first.owner === "A2" ? t.la : t.lb;
-  assert.ok(await lifecycle.start(first.id, first.owner, t.clock.now + LEASE));
-  assert.equal((await lifecycle.complete(first.id, first.owner, done, 60_000))?.status, "completed");
-  const next = (await t.lb.claimable(200))[0]!;
-  assert.ok(await t.lb.claim(next.jobId, "B", t.clock.now + LEASE, 3));
-  assert.equal(await t.la.claim((await t.la.claimable(200))[0]!.jobId, "A2", t.clock.now + LEASE, 3), null);
+  assert.ok(await lifecycle.transitions.start(first.id, first.owner, t.clock.now + LEASE));
+  assert.equal(
+    (await lifecycle.transitions.complete(first.id, first.owner, done, 60_000)).completed?.status,
+    "completed",
+  );
+  const next = (await t.lb.queue.claimable(200))[0]!;
+  assert.ok(await t.lb.leases.claim(next.jobId, "B", t.clock.now + LEASE, 3));
+  assert.equal(
+    await t.la.leases.claim((await t.la.queue.claimable(200))[0]!.jobId, "A2", t.clock.now + LEASE, 3),
+    null,
+  );
 });

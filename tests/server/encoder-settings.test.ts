@@ -1,8 +1,6 @@
 /** The `encoder` setting through the API: refused with WebP, kept with uploads, saved settings and re-compressions, reported per job. */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { drizzle } from "drizzle-orm/libsql/web";
-import { migrate } from "drizzle-orm/libsql/migrator";
 import { compressImage } from "../../codecs/pipeline/compress.ts";
 import {
   type CompressSettings,
@@ -22,6 +20,7 @@ import {
   waitForJobs,
 } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
+import { databaseBefore } from "../setup/database-before.ts";
 
 interface JobView {
   id: string;
@@ -197,22 +196,11 @@ Deno.test("with the real codecs, a jpegli upload completes as jpegli's bytes and
   }
 });
 
-/**
- * A database at migration 0005 (before `encoder` existed): the committed migrations up to it, copied with a
- * journal that ends there, so the app's own start applies 0006 to rows written the old way.
- */
+/** A database at migration 0005 (before `encoder` existed). */
 async function databaseBeforeEncoder(dir: string): Promise<string> {
-  const source = new URL("../../db/migrations/", import.meta.url);
-  const journal = JSON.parse(await Deno.readTextFile(new URL("meta/_journal.json", source)));
-  const before = journal.entries.filter((e: { tag: string }) => e.tag < "0006_encoder");
-  assert.equal(before.length, 6);
-  await Deno.mkdir(`${dir}/migrations/meta`, { recursive: true });
-  for (const { tag } of before) await Deno.copyFile(new URL(`${tag}.sql`, source), `${dir}/migrations/${tag}.sql`);
-  await Deno.writeTextFile(`${dir}/migrations/meta/_journal.json`, JSON.stringify({ ...journal, entries: before }));
-  const url = `file:${dir}/app.db`;
+  const url = await databaseBefore(dir, "0006_encoder");
   const client = createClient({ url });
   try {
-    await migrate(drizzle(client), { migrationsFolder: `${dir}/migrations` });
     const columns = await client.execute("SELECT name FROM pragma_table_info('jobs')");
     assert.ok(!columns.rows.some((r) => r.name === "encoder"), "a database from before the encoder column");
   } finally {

@@ -2,7 +2,8 @@
  * Three instances on one libSQL server (sqld) and one S3 store (s3rver), as real processes
  * (WORKERS=1 each, JOB_LEASE_MS=3000): any instance answers any request of a signed-in user, the
  * quota holds exactly across instances, jobs survive an instance killed mid-batch (charged once)
- * and a SIGTERM drains; over all of it, no job ever ran on two instances at once (LOG_JOB_RUNS).
+ * and a SIGTERM drains; over all of it, no job ever ran on two instances at once (from each
+ * instance's `job run` debug log lines, LOG_LEVEL=debug).
  */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
@@ -11,7 +12,7 @@ import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { thumbnailOptions } from "../../codecs/jpeg/options.ts";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
 import { startS3Server } from "../setup/s3-server.ts";
-import { runningOn, type RunningServer, startServer } from "../setup/server-process.ts";
+import { jobRunEvents, runningOn, type RunningServer, startServer } from "../setup/server-process.ts";
 import { fixtureFile, remoteJobs, remoteSignUp, remoteUpload, remoteWaitForJobs } from "../setup/remote-client.ts";
 
 const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
@@ -48,14 +49,11 @@ function runsOf(servers: { server: RunningServer; diedAt: number }[]): Run[] {
   const runs: Run[] = [];
   for (const { server, diedAt } of servers) {
     const open = new Map<string, Run>();
-    for (const line of server.stdout) {
-      const m = line.match(/^job-run (start|end) (\S+) (\S+) (\d+)$/);
-      if (!m) continue;
-      const [, event, job, instance, at] = m as unknown as [string, string, string, string, string];
-      if (event === "start") open.set(job, { job, instance, start: Number(at), end: Infinity });
+    for (const { event, job, instance, at } of jobRunEvents(server)) {
+      if (event === "start") open.set(job, { job, instance, start: at, end: Infinity });
       else {
         const run = open.get(job);
-        if (run) runs.push({ ...run, end: Number(at) });
+        if (run) runs.push({ ...run, end: at });
         open.delete(job);
       }
     }
@@ -64,7 +62,7 @@ function runsOf(servers: { server: RunningServer; diedAt: number }[]): Run[] {
   return runs;
 }
 
-/** How many of `runs` ran on the instance `server` (named by its job-run lines). */
+/** How many of `runs` ran on the instance `server` (named by its job run lines). */
 function runningOnCount(runs: Run[], server: RunningServer): number {
   const instances = new Set(runsOf([{ server, diedAt: Infinity }]).map((r) => r.instance));
   return runs.filter((r) => instances.has(r.instance)).length;
@@ -96,7 +94,7 @@ Deno.test({
       WORKERS: "1",
       JOB_LEASE_MS: String(LEASE_MS),
       QUEUE_POLL_MS: "250",
-      LOG_JOB_RUNS: "true",
+      LOG_LEVEL: "debug",
     };
     const [a, b, c, http] = await Promise.all([
       startServer(env),
@@ -274,7 +272,7 @@ Deno.test({
       });
 
       await timed("no job ever ran on two instances at once", () => {
-        assert.ok(!http.stdout.some((l) => l.startsWith("job-run")), "the WORKERS=0 instance ran nothing");
+        assert.deepEqual(jobRunEvents(http), [], "the WORKERS=0 instance ran nothing");
         const runs = runsOf([a, b, c].map((server) => ({ server, diedAt: died.get(server) ?? Date.now() })));
         assert.ok(runs.length >= 339, `${runs.length} runs recorded`);
         for (const x of runs) {

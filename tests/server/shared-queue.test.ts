@@ -10,13 +10,20 @@ import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
-import { Lifecycle } from "../../server/services/compression/lifecycle.ts";
+import { lifecycleOn } from "../setup/lifecycle-rows.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
 import { jobs } from "../../db/schema.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 const LEASE = 30_000;
+/** How often the instances with workers poll the queue. */
+const POLL_MS = 20;
 
-/** An HTTP-only instance (WORKERS=0) on a shared queue, and a way to add instances with workers. */
+/**
+ * An HTTP-only instance (WORKERS=0) on a shared queue, and a way to add instances with workers.
+ * Each one runs as it does in production (startLeaseTimers): it pulls at once, then on every poll
+ * and whenever a slot frees; the tests move the lease clock (`now`) and wait for the claims.
+ */
 async function cluster(now: () => number) {
   const store = new MemoryStore(); // shared by every instance, as S3 would be
   const t = await createTestApp({ compressor: noCompressor(), store, now, sharedQueue: true, leaseMs: LEASE });
@@ -32,8 +39,10 @@ async function cluster(now: () => number) {
       sharedDatabase: true,
       sharedQueue: true,
       leaseMs: LEASE,
+      pollMs: POLL_MS,
     });
     instances.push(s);
+    s.startLeaseTimers();
     return s;
   };
   const close = async () => {
@@ -45,6 +54,15 @@ async function cluster(now: () => number) {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
+/** Long enough for every instance to have polled several times: for asserting what they did not claim. */
+const severalPolls = () => new Promise((r) => setTimeout(r, 10 * POLL_MS));
+
+/** The file names of the unfinished jobs `instance` holds a lease on. */
+async function heldBy(t: Awaited<ReturnType<typeof cluster>>["t"], instance: CompressionService): Promise<string[]> {
+  const rows = await t.db.select().from(jobs).where(eq(jobs.leaseOwner, instance.instanceId));
+  return rows.filter((r) => r.status !== "completed").map((r) => r.filename).sort();
+}
+
 /** One job uploaded by frida, run by a new instance B and completed with its score deferred. */
 async function completedOnB(
   t: Awaited<ReturnType<typeof cluster>>["t"],
@@ -54,7 +72,6 @@ async function completedOnB(
   await upload(t, cookie, [taggedFile("s1")]);
   const heldB = new HeldCompressor(1);
   const b = worker(heldB);
-  await b.pullQueue();
   (await heldB.started(1))[0]!.finish({ scores: null });
   return { cookie, heldB, b };
 }
@@ -78,17 +95,16 @@ Deno.test("WORKERS=0 records jobs without running them; an instance with workers
 
   const held = new HeldCompressor(1);
   const b = worker(held);
-  assert.equal(await b.pullQueue(), 1);
   const [first] = await held.started(1);
   assert.equal(first!.tag, "p1", "Premium goes first, though it came last");
-  assert.equal(await b.pullQueue(), 0, "no free slot");
+  await severalPolls();
+  assert.deepEqual(await heldBy(t, b), ["p1.jpg"], "no free slot: B claims nothing more");
+  assert.equal(held.calls.length, 1);
   first!.finish();
   await waitForJobs(t, premium.cookie, (js) => js[0]?.status === "completed");
-  await b.pullQueue();
-  assert.equal((await held.started(2))[1]!.tag, "f1");
+  assert.equal((await held.started(2))[1]!.tag, "f1", "the freed slot pulls the next job");
   held.calls[1]!.finish();
-  await b.pullQueue();
-  held.calls[2]?.finish() ?? (await held.started(3))[2]!.finish();
+  (await held.started(3))[2]!.finish();
   await waitForJobs(t, free.cookie, (js) => js.length === 2 && js.every((j) => j.status === "completed"));
   assert.equal(
     (await t.compression.usage((await t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.username, "frida") }))!))
@@ -104,35 +120,40 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   const { cookie } = await signUp(t, "frida"); // free: 2 at once
   await upload(t, cookie, ["a", "b", "c", "d"].map((x) => taggedFile(x)));
   const heldB = new HeldCompressor(1), heldC = new HeldCompressor(1), heldD = new HeldCompressor(2);
-  const b = worker(heldB), c = worker(heldC), d = worker(heldD);
-  assert.equal(await b.pullQueue(), 1);
-  assert.equal(await c.pullQueue(), 1);
-  assert.equal(await d.pullQueue(), 0, "the user holds 2 jobs already, on B and C");
+  // One after the other, so each has pulled before the next starts.
+  worker(heldB);
   const [jb] = await heldB.started(1);
+  const c = worker(heldC);
   const [jc] = await heldC.started(1);
+  const d = worker(heldD);
+  await severalPolls();
+  assert.deepEqual(await heldBy(t, d), [], "the user holds 2 jobs already, on B and C");
+  assert.equal(heldD.calls.length, 0);
   assert.deepEqual([jb!.tag, jc!.tag].sort(), ["a", "b"]);
   const status = await (await t.request("/api/queue/status", { headers: { Cookie: cookie } })).json();
   assert.equal(status.currentlyProcessing, 2, "the HTTP-only instance counts the jobs running on B and C");
   assert.equal(status.availableSlots, 0);
 
-  // B dies (never finishes nor renews): after its lease, its job is claimable and D takes it.
-  now += LEASE + 1;
+  // B dies (never finishes nor renews: its heartbeat timer, every third of a 30 s lease, does not
+  // come round in this test): after its lease, its job is claimable and D takes it. C renews half a
+  // lease in, so its own lease never lapses while D polls.
+  now += LEASE / 2;
   await c.heartbeat();
-  assert.equal(await d.pullQueue(), 1, "B's lapsed job, within the user's 2 (C's renewed + this one)");
+  now += LEASE / 2 + 1;
   const [jd] = await heldD.started(1);
-  assert.equal(jd!.tag, jb!.tag);
+  assert.equal(jd!.tag, jb!.tag, "B's lapsed job, within the user's 2 (C's renewed + this one)");
+  await severalPolls();
+  assert.equal(heldD.calls.length, 1, "and only that one");
   jc!.finish();
   jd!.finish();
   jb!.finish(); // B wakes: its result is refused (no longer its job)
   await waitForJobs(t, cookie, (js) => js.filter((j) => j.status === "completed").length === 2);
-  // B is alive again: it may pull the rest too, beside C and D.
+  // B is alive again: it may pull the rest too, beside C and D, as their slots free.
   const calls = () => [...heldB.calls, ...heldC.calls, ...heldD.calls];
-  for (let i = 0; i < 100; i++) {
-    for (const s of [b, c, d]) await s.pullQueue();
+  await waitFor(async () => {
     for (const call of calls()) call.finish();
-    if ((await t.db.select().from(jobs)).every((r) => r.status === "completed")) break;
-    await settle();
-  }
+    return (await t.db.select().from(jobs)).every((r) => r.status === "completed");
+  }, { message: () => `every job completed (${calls().length} runs started)` });
   assert.equal(calls().length, 5, "4 jobs, one of them run twice (B's lapsed one)");
   const rows = await t.db.select().from(jobs);
   assert.ok(rows.every((r) => r.leaseOwner === null));
@@ -151,16 +172,16 @@ Deno.test("a deferred score no instance measured is measured by an idle instance
   assert.equal(row!.scoreDue, true);
 
   const heldC = new HeldCompressor(1);
-  const c = worker(heldC);
-  await c.pullQueue();
+  worker(heldC);
+  await severalPolls();
   assert.equal(heldC.scoreCalls.length, 0, "not before the running instance had a lease's time to measure it");
   now += LEASE + 1;
-  await c.pullQueue();
-  for (let i = 0; i < 100 && heldC.scoreCalls.length === 0; i++) await settle();
-  assert.equal(heldC.scoreCalls.length, 1);
+  await waitFor(() => heldC.scoreCalls.length > 0, { message: "C measuring the score once the lease passed" });
   const heldD = new HeldCompressor(1);
-  await worker(heldD).pullQueue();
+  worker(heldD);
+  await severalPolls();
   assert.equal(heldD.scoreCalls.length, 0, "C measures it: D does not");
+  assert.equal(heldC.scoreCalls.length, 1);
   heldC.scoreCalls[0]!.finish();
   for (let i = 0; i < 100; i++) {
     const [r] = await t.db.select().from(jobs).where(eq(jobs.id, row!.id));
@@ -180,18 +201,18 @@ Deno.test("progress of a job running on one instance is visible through another 
   const { cookie } = await signUp(t, "frida");
   await upload(t, cookie, [taggedFile("p1")]);
   const held = new HeldCompressor(1);
-  const b = worker(held);
-  await b.pullQueue();
+  worker(held);
   const [call] = await held.started(1);
   const progressThroughA = async () =>
     (await (await t.request("/api/jobs", { headers: { Cookie: cookie } })).json()).jobs[0].progress;
-  call!.call.onProgress?.(40);
-  assert.equal(await progressThroughA(), 0, "not stored yet");
-  await b.flushProgress();
-  assert.equal(await progressThroughA(), 40);
-  call!.call.onProgress?.(75);
-  await b.flushProgress();
-  assert.equal(await progressThroughA(), 75);
+  // B stores its jobs' progress once a second (its flush timer): A answers it within a flush.
+  for (const percent of [40, 75]) {
+    call!.call.onProgress?.(percent);
+    await waitFor(async () => await progressThroughA() === percent, {
+      timeoutMs: 3000,
+      message: `progress ${percent} through A within a flush`,
+    });
+  }
   call!.finish();
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
   assert.equal(await progressThroughA(), 100);
@@ -207,14 +228,13 @@ Deno.test("a measurement that outlasts its lease keeps it through the heartbeat:
 
   // The measurement runs for several leases; B's heartbeat renews the score's lease meanwhile.
   const heldC = new HeldCompressor(1);
-  const c = worker(heldC);
+  worker(heldC);
   for (let lease = 0; lease < 3; lease++) {
     now += LEASE / 2;
     await b.heartbeat();
     now += LEASE / 2;
     await b.heartbeat();
-    await c.pullQueue();
-    await settle();
+    await severalPolls(); // C looks for unmeasured scores once per lease
   }
   assert.equal(heldC.scoreCalls.length, 0, "C never measures what B still measures");
   heldB.scoreCalls[0]!.finish();
@@ -234,23 +254,30 @@ Deno.test("a batch paused through one instance holds the jobs another instance c
   const { cookie } = await signUp(t, "frida");
   const { batch } = await (await upload(t, cookie, [taggedFile("a"), taggedFile("b")])).json();
   const batchId = batch.id;
-  const lifecycle = new Lifecycle(t.db, () => now);
-  const [first, second] = await lifecycle.claimable(10);
+  const lifecycle = lifecycleOn(t.db, () => now);
+  const [first, second] = await lifecycle.queue.claimable(10);
   // B claims one and starts it; it claims the other, which waits in its queue for a slot.
-  assert.ok(await lifecycle.claim(first!.jobId, "B", now + LEASE, 2));
-  assert.ok(await lifecycle.start(first!.jobId, "B", now + LEASE));
-  assert.ok(await lifecycle.claim(second!.jobId, "B", now + LEASE, 2));
+  assert.ok(await lifecycle.leases.claim(first!.jobId, "B", now + LEASE, 2));
+  assert.ok(await lifecycle.transitions.start(first!.jobId, "B", now + LEASE));
+  assert.ok(await lifecycle.leases.claim(second!.jobId, "B", now + LEASE, 2));
   // Paused through the HTTP-only instance A: B's queued job may not start, and goes back to the queue.
   const paused = await t.request(`/api/batches/${batchId}/pause`, { method: "POST", headers: { Cookie: cookie } });
   assert.equal(paused.status, 200);
-  assert.equal(await lifecycle.start(second!.jobId, "B", now + LEASE), null, "a paused batch's job does not start");
-  assert.ok(await lifecycle.release(second!.jobId, "B"));
-  assert.equal((await lifecycle.claimable(10)).length, 0, "nothing of a paused batch is offered");
+  assert.equal(
+    await lifecycle.transitions.start(second!.jobId, "B", now + LEASE),
+    null,
+    "a paused batch's job does not start",
+  );
+  assert.ok(await lifecycle.leases.release(second!.jobId, "B"));
+  assert.equal((await lifecycle.queue.claimable(10)).length, 0, "nothing of a paused batch is offered");
   const resumed = await t.request(`/api/batches/${batchId}/resume`, { method: "POST", headers: { Cookie: cookie } });
   assert.equal(resumed.status, 200);
-  assert.deepEqual((await lifecycle.claimable(10)).map((j) => j.jobId), [second!.jobId]);
-  assert.ok(await lifecycle.claim(second!.jobId, "C", now + LEASE, 2));
-  assert.ok(await lifecycle.start(second!.jobId, "C", now + LEASE), "after the resume, it starts wherever it is");
+  assert.deepEqual((await lifecycle.queue.claimable(10)).map((j) => j.jobId), [second!.jobId]);
+  assert.ok(await lifecycle.leases.claim(second!.jobId, "C", now + LEASE, 2));
+  assert.ok(
+    await lifecycle.transitions.start(second!.jobId, "C", now + LEASE),
+    "after the resume, it starts wherever it is",
+  );
   await close();
 });
 
@@ -262,13 +289,13 @@ Deno.test("one user's long backlog never hides another user's jobs from the pull
   await upload(t, pia.cookie, Array.from({ length: 30 }, (_, i) => taggedFile(`p${i}`)));
   const frida = await signUp(t, "frida");
   await upload(t, frida.cookie, [taggedFile("f1")]);
-  const lifecycle = new Lifecycle(t.db, () => now);
-  const offered = await lifecycle.claimable(5, 2);
+  const lifecycle = lifecycleOn(t.db, () => now);
+  const offered = await lifecycle.queue.claimable(5, 2);
   assert.deepEqual(
     offered.map((j) => j.userId),
     [pia.user.id, pia.user.id, frida.user.id],
     "2 per user, Premium first",
   );
-  assert.ok((await lifecycle.claimable(200)).some((j) => j.userId === frida.user.id));
+  assert.ok((await lifecycle.queue.claimable(200)).some((j) => j.userId === frida.user.id));
   await close();
 });

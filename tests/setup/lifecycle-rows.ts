@@ -1,5 +1,18 @@
-/** Rows for driving the Lifecycle directly: one pending batch and its pending, charged jobs. */
+/**
+ * Driving the lifecycle (server/services/lifecycle/) directly: its three parts on one database,
+ * and rows for one pending batch with its pending, charged jobs.
+ */
+import { DEFAULT_SAVED_SETTINGS } from "../../contract/settings.ts";
+import type { Db } from "../../db/client.ts";
 import type { BatchRow, JobRow } from "../../db/schema.ts";
+import { Transitions } from "../../server/services/lifecycle/transitions.ts";
+import { Leases } from "../../server/services/lifecycle/leases.ts";
+import { QueueReads } from "../../server/services/lifecycle/queue-reads.ts";
+
+/** One instance's view of the lifecycle: its transitions, leases and queue reads, on `db` at `now`. */
+export function lifecycleOn(db: Db, now: () => number) {
+  return { transitions: new Transitions(db, now), leases: new Leases(db, now), queue: new QueueReads(db, now) };
+}
 
 export interface PendingBatchOptions {
   batchId: string;
@@ -22,10 +35,11 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     status: "pending",
     totalFiles: o.count,
     totalOriginalSize: o.count * o.originalSize,
-    priority: "normal",
-    maxConcurrent: 2,
-    pauseOnError: o.pauseOnError ?? false,
-    settingsJson: "{}",
+    settingsJson: JSON.stringify({
+      ...DEFAULT_SAVED_SETTINGS,
+      maxConcurrent: 2,
+      pauseOnError: o.pauseOnError ?? false,
+    }),
     createdAt: new Date(o.now),
   };
   const jobs: JobRow[] = Array.from({ length: o.count }, (_, i) => ({

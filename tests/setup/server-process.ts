@@ -110,13 +110,43 @@ export async function waitForOk(url: string, timeoutMs = 30_000): Promise<void> 
   }
 }
 
-/** Job ids an instance printed a `job-run start` for and no `job-run end` yet (LOG_JOB_RUNS=true). */
+/** A job run starting or ending on an instance: its `job run` debug log line (server/log.ts). */
+export interface JobRunEvent {
+  event: "start" | "end";
+  job: string;
+  instance: string;
+  /** ms since the epoch */
+  at: number;
+}
+
+/** The `job run` lines a server logged so far, in order (it runs with LOG_LEVEL=debug). */
+export function jobRunEvents(server: RunningServer): JobRunEvent[] {
+  const events: JobRunEvent[] = [];
+  for (const line of server.stdout) {
+    if (!line.startsWith("{")) continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue; // another line that happens to start with a brace
+    }
+    if (entry.level !== "debug" || entry.msg !== "job run") continue;
+    const { event, job, instance, at } = entry;
+    if ((event !== "start" && event !== "end") || typeof job !== "string" || typeof instance !== "string") {
+      throw new Error(`A malformed job run line: ${line}`);
+    }
+    if (typeof at !== "number") throw new Error(`A job run line without its time: ${line}`);
+    events.push({ event, job, instance, at });
+  }
+  return events;
+}
+
+/** Job ids an instance logged a `job run` start for and no end yet (LOG_LEVEL=debug). */
 export function runningOn(server: RunningServer): string[] {
   const open = new Set<string>();
-  for (const line of server.stdout) {
-    const m = line.match(/^job-run (start|end) (\S+)/);
-    if (m?.[1] === "start") open.add(m[2]!);
-    else if (m) open.delete(m[2]!);
+  for (const { event, job } of jobRunEvents(server)) {
+    if (event === "start") open.add(job);
+    else open.delete(job);
   }
   return [...open];
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { compressSettingsSchema, DEFAULT_SAVED_SETTINGS, savedSettingsSchema } from "../../contract/settings.ts";
+import { DEFAULT_SAVED_SETTINGS, savedSettingsSchema } from "../../contract/settings.ts";
 import type { Job } from "../../contract/jobs.ts";
-import { compressForm } from "../../web/src/features/compressor/api/upload-images.ts";
-import { compressSettingsOf, savableSettings } from "../../web/src/features/compressor/lib/compress-settings.ts";
+import { compressForm } from "../../web/src/features/compressor/data/upload-images.ts";
+import { savableSettings, sendableSettings } from "../../web/src/features/compressor/lib/compress-settings.ts";
 import { settingsSummary } from "../../web/src/features/compressor/lib/settings-summary.ts";
 import { encodersText } from "../../web/src/lib/review.ts";
 
@@ -13,13 +13,13 @@ Deno.test("the chosen encoder goes to the upload, the saved settings and a re-co
   const form = compressForm({ files: [], settings: jpegli, allowTarget: false });
   assert.equal(form.get("encoder"), "jpegli");
   assert.equal(savableSettings(jpegli).encoder, "jpegli");
-  assert.equal(compressSettingsOf(jpegli, false).encoder, "jpegli");
+  assert.equal(sendableSettings(jpegli, false).encoder, "jpegli");
 });
 
 Deno.test("jpegli kept in the panel with WebP output reaches the server as mozjpeg, which it accepts", () => {
   assert.equal(compressForm({ files: [], settings: jpegliWebp, allowTarget: false }).get("encoder"), "mozjpeg");
   assert.ok(savedSettingsSchema.safeParse(savableSettings(jpegliWebp)).success);
-  assert.ok(compressSettingsSchema.safeParse(compressSettingsOf(jpegliWebp, true)).success);
+  assert.ok(savedSettingsSchema.safeParse(sendableSettings(jpegliWebp, true)).success);
   assert.equal(savedSettingsSchema.safeParse(jpegliWebp).success, false, "the server's rule this avoids");
 });
 

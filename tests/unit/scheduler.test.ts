@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type QueuedJob, Scheduler } from "../../server/services/compression/scheduler.ts";
+import { Scheduler } from "../../server/services/compression/scheduler.ts";
+import type { QueuedJob } from "../../server/services/scheduling/policy.ts";
 
 /**
  * A scheduler whose runs finish when the test says so; `started` lists job ids

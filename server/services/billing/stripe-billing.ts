@@ -48,11 +48,6 @@ export class StripeBilling implements BillingProvider {
     this.publicUrl = options.publicUrl ? new URL(options.publicUrl).origin : null;
   }
 
-  /** The SDK client, for tests that sign webhook payloads. */
-  get stripe(): Stripe {
-    return this.#stripe;
-  }
-
   async createCheckout(_db: Db, user: UserRow, urls: CheckoutUrls): Promise<string> {
     const userId = String(user.id);
     let session: Stripe.Checkout.Session;

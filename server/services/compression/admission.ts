@@ -1,13 +1,18 @@
 /**
  * Admission (DESIGN §3): POST /api/compress and re-compressions. Plan limits and the file's
  * content are checked, the store's room is reserved, and the batch, its jobs and their quota
- * units are admitted in one transition (lifecycle.ts) before the jobs are queued.
+ * units are admitted in one transition (lifecycle/transitions.ts) before the jobs are queued.
  */
 import type { Batch, CompressResponse, Job } from "../../../contract/jobs.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
 import { safeFileName } from "../../../contract/file-names.ts";
-import { type CompressSettings, FREE_RECOMPRESSIONS_PER_IMAGE } from "../../../contract/settings.ts";
+import {
+  type CompressSettings,
+  FREE_RECOMPRESSIONS_PER_IMAGE,
+  type RecompressSettings,
+  type SavedSettings,
+} from "../../../contract/settings.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
@@ -15,27 +20,26 @@ import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../c
 import { ApiError } from "../../http-error.ts";
 import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
-import type { QueuedJob } from "./scheduler.ts";
-import { QuotaExceeded } from "./lifecycle.ts";
+import { BATCH_PRIORITY_RANK, concurrencyOf, type QueuedJob } from "../scheduling/policy.ts";
+import { QuotaExceeded } from "../lifecycle/transitions.ts";
 import type { UploadForm } from "./upload-form.ts";
 import { dailyLimitReached, fileTooLarge, storeFull, tooManyFiles, UploadIntake } from "./upload-intake.ts";
-import { toBatch, toJob } from "./views.ts";
+import { batchSettings, toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 import { isExpired, ownedBatch, ownedJob } from "./queries.ts";
 import type { CompressionCore } from "./core.ts";
 
-const BATCH_PRIORITY = { low: 0, normal: 1, high: 2 } as const;
-
 /** A pending job as the scheduler sees it (at admission, and when a job is adopted or resumed). */
 export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, plan: PlanLimits): QueuedJob {
+  const options = batchSettings(batch);
   return {
     jobId: row.id,
     pixels: row.pixels,
     userId: row.userId,
     batchId: batch.id,
     planPriority: plan.priority,
-    batchPriority: BATCH_PRIORITY[batch.priority],
-    userLimit: plan.fixedConcurrency ?? batch.maxConcurrent,
+    batchPriority: BATCH_PRIORITY_RANK[options.priority],
+    userLimit: concurrencyOf(plan, options.maxConcurrent),
     order: core.scheduler.nextOrder(),
   };
 }
@@ -125,13 +129,7 @@ export class Admission {
     const created = await this.#createBatch(
       user,
       plan,
-      {
-        name: files.length === 1 ? names[0]! : `${files.length} images`,
-        settings,
-        priority: form.priority,
-        maxConcurrent: form.maxConcurrent,
-        pauseOnError: form.pauseOnError,
-      },
+      { name: files.length === 1 ? names[0]! : `${files.length} images`, settings },
       files.map((file, i) => {
         const verdict = verdicts[i]!;
         return "refused" in verdict
@@ -156,7 +154,7 @@ export class Admission {
   async recompress(
     user: UserRow,
     sources: JobRow[],
-    settings: CompressSettings,
+    settings: RecompressSettings,
     name: string,
   ): Promise<CompressResponse> {
     const plan = planOf(user, this.#c.now());
@@ -196,34 +194,23 @@ export class Admission {
     // The originals are stored again under the new jobs: room is reserved across the awaits below.
     const room = this.#c.files.reserve();
     if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
-    const options = storedSettings(user);
+    // Batch options not sent are the user's saved ones; a re-compression never pauses on an error unless asked.
+    const all: SavedSettings = { ...storedSettings(user), pauseOnError: false, ...settings };
     try {
-      const created = await this.#createBatch(
-        user,
-        plan,
-        {
-          name,
-          settings,
-          priority: options.priority,
-          maxConcurrent: options.maxConcurrent,
-          pauseOnError: false,
-        },
-        entries,
-        day,
-      );
+      const created = await this.#createBatch(user, plan, { name, settings: all }, entries, day);
       return { ...created, refused: [] };
     } finally {
       room.release();
     }
   }
 
-  async recompressJob(user: UserRow, jobId: string, settings: CompressSettings): Promise<CompressResponse> {
+  async recompressJob(user: UserRow, jobId: string, settings: RecompressSettings): Promise<CompressResponse> {
     const row = await ownedJob(this.#c.db, user.id, jobId);
     if (row.status !== "completed") throw new ApiError(409, "Only a completed image can be re-compressed");
     return this.recompress(user, [row], settings, row.filename);
   }
 
-  async recompressBatch(user: UserRow, batchId: string, settings: CompressSettings): Promise<CompressResponse> {
+  async recompressBatch(user: UserRow, batchId: string, settings: RecompressSettings): Promise<CompressResponse> {
     const batch = await ownedBatch(this.#c.db, user.id, batchId);
     const rows = (await q.jobsOfBatch(this.#c.db, batch.id)).filter((r) => r.status === "completed");
     if (rows.length === 0) throw new ApiError(409, "This batch has no completed images to re-compress");
@@ -243,7 +230,7 @@ export class Admission {
   async #createBatch(
     user: UserRow,
     plan: PlanLimits,
-    batch: Pick<BatchRow, "name" | "priority" | "maxConcurrent" | "pauseOnError"> & { settings: CompressSettings },
+    batch: { name: string; settings: SavedSettings },
     entries: NewEntry[],
     day: string,
   ): Promise<{ jobs: Job[]; batch: Batch }> {
@@ -256,9 +243,6 @@ export class Admission {
       status: entries.every((e) => "refused" in e) ? "error" : "pending",
       totalFiles: entries.length,
       totalOriginalSize: entries.reduce((sum, e) => sum + e.size, 0),
-      priority: batch.priority,
-      maxConcurrent: batch.maxConcurrent,
-      pauseOnError: batch.pauseOnError,
       settingsJson: JSON.stringify(settings),
       createdAt: now,
     };
@@ -300,19 +284,20 @@ export class Admission {
     const stored = entries.flatMap((entry, i) => "refused" in entry ? [] : [{ id: jobRows[i]!.id, entry }]);
     try {
       await Promise.all(stored.map(({ id, entry }) => this.#c.files.put(id, "original", entry.original, "image/jpeg")));
-      await this.#c.lifecycle.admit(batchRow, jobRows, {
+      await this.#c.transitions.admit(batchRow, jobRows, {
         userId: user.id,
         day,
         count: charged,
         limit: plan.dailyCompressions,
       });
     } catch (err) {
-      await Promise.all(stored.map(({ id }) => this.#c.files.delete(id)));
+      // The admission did not commit: no row claims the originals stored for it, so they go.
+      await this.#c.files.free({ freeBytes: stored.map(({ id }) => id) });
       if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
       throw err;
     }
     if (this.#c.sharedQueue) {
-      this.#c.pullQueue();
+      this.#c.wakeQueue();
     } else {
       this.#c.scheduler.enqueue(
         jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),

@@ -1,13 +1,14 @@
 /**
  * The compression API (DESIGN §3, §5, §8), composed from its parts: admission.ts (limits, quota,
- * store room), runner.ts (a job on the pool, ended through the lifecycle on every path),
+ * store room), runner.ts (a job on the pool, ended through a transition on every path),
  * queries.ts (reads), controls.ts (delete, pause, resume, cancel), retention.ts (TTL sweep,
  * strays, restart recovery, lease heartbeat and adoption; ADR 018), job-files.ts (the byte
- * store and its cap) and lifecycle.ts (every state change, one transaction each; ADR 017). The
- * routes call this class; it holds no logic of its own.
+ * store and its cap; the one place bytes are freed), over ../lifecycle/ (transitions.ts: every
+ * state change, one transaction each, ADR 017; leases.ts, ADR 018; queue-reads.ts). The routes
+ * call this class; it holds no logic of its own.
  */
 import type { Batch, CompressResponse, Job, PreviewSize, QueueStatus, Usage } from "../../../contract/jobs.ts";
-import type { CompressSettings } from "../../../contract/settings.ts";
+import type { RecompressSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema.ts";
 import { Admission } from "./admission.ts";
@@ -16,7 +17,9 @@ import type { Compressor } from "./compressor.ts";
 import { Controls } from "./controls.ts";
 import type { CompressionCore } from "./core.ts";
 import { JobFiles } from "./job-files.ts";
-import { Lifecycle } from "./lifecycle.ts";
+import { Transitions } from "../lifecycle/transitions.ts";
+import { Leases } from "../lifecycle/leases.ts";
+import { QueueReads } from "../lifecycle/queue-reads.ts";
 import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
@@ -25,8 +28,9 @@ import { memoryBudgetBytes } from "./memory-budget.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
+import { createLogger, type Logger } from "../../log.ts";
 
-export { RESTART_MESSAGE } from "./lifecycle.ts";
+export { RESTART_MESSAGE } from "../lifecycle/transitions.ts";
 export type { FileDownload, ZipFile } from "./queries.ts";
 
 export interface CompressionServiceOptions {
@@ -53,8 +57,8 @@ export interface CompressionServiceOptions {
    * and lease adoption are then the pull's. Default false: this instance runs what it admits.
    */
   sharedQueue?: boolean;
-  /** Print `job-run start|end <job> <instance> <ms>` lines (LOG_JOB_RUNS). */
-  logRuns?: boolean;
+  /** The server's logger (default: info and above on the console, so no per-run debug lines). */
+  log?: Logger;
   /** How often the shared queue is polled (default DEFAULT_POLL_MS). */
   pollMs?: number;
 }
@@ -85,7 +89,9 @@ export class CompressionService {
       instanceId: opts.instanceId ?? crypto.randomUUID(),
       leaseMs: opts.leaseMs ?? DEFAULT_LEASE_MS,
       db: opts.db,
-      lifecycle: new Lifecycle(opts.db, now),
+      transitions: new Transitions(opts.db, now),
+      leases: new Leases(opts.db, now),
+      queue: new QueueReads(opts.db, now),
       files: new JobFiles(opts.store, opts.maxStoreBytes),
       compressor: opts.compressor,
       now,
@@ -93,8 +99,8 @@ export class CompressionService {
       progress: new Map(),
       accepting: true,
       sharedQueue,
-      logRuns: opts.logRuns ?? false,
-      pullQueue: () => this.#puller?.wake(),
+      log: opts.log ?? createLogger("info"),
+      wakeQueue: () => this.#puller?.wake(),
     };
     const files = core.files;
     const runner = new Runner(core as CompressionCore);
@@ -138,10 +144,10 @@ export class CompressionService {
   admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
     return this.#admission.admit(user, form, intake);
   }
-  recompressJob(user: UserRow, jobId: string, settings: CompressSettings): Promise<CompressResponse> {
+  recompressJob(user: UserRow, jobId: string, settings: RecompressSettings): Promise<CompressResponse> {
     return this.#admission.recompressJob(user, jobId, settings);
   }
-  recompressBatch(user: UserRow, batchId: string, settings: CompressSettings): Promise<CompressResponse> {
+  recompressBatch(user: UserRow, batchId: string, settings: RecompressSettings): Promise<CompressResponse> {
     return this.#admission.recompressBatch(user, batchId, settings);
   }
 
@@ -194,11 +200,6 @@ export class CompressionService {
   }
   recoverAfterRestart(): Promise<{ resumed: number; failed: number }> {
     return this.#retention.recoverAfterRestart(this.#shared, this.#core.sharedQueue);
-  }
-
-  /** One pull of the shared queue now (tests); answers the jobs claimed. */
-  pullQueue(): Promise<number> {
-    return this.#puller?.pull() ?? Promise.resolve(0);
   }
 
   // ---- leases

@@ -26,19 +26,18 @@ export class Controls {
     const row = await ownedJob(this.#c.db, userId, jobId);
     this.#c.scheduler.dropQueued((j) => j.jobId === row.id);
     await this.#c.scheduler.abort(row.id);
-    await this.#c.lifecycle.deleteJob(row);
-    await this.#c.files.delete(row.id);
+    await this.#c.files.free(await this.#c.transitions.deleteJob(row));
   }
 
   async pauseBatch(userId: number, batchId: string): Promise<Batch> {
     const batch = await this.#batchThat(canPauseBatch, "Only a processing batch can be paused", userId, batchId);
-    if (await this.#c.lifecycle.pauseBatch(batch.id)) this.#c.scheduler.pauseBatch(batch.id);
+    if (await this.#c.transitions.pauseBatch(batch.id)) this.#c.scheduler.pauseBatch(batch.id);
     return this.#queries.batchView(userId, batch.id);
   }
 
   async resumeBatch(userId: number, batchId: string): Promise<Batch> {
     const batch = await this.#batchThat(canResumeBatch, "Only a paused batch can be resumed", userId, batchId);
-    if (await this.#c.lifecycle.resumeBatch(batch.id)) this.#c.scheduler.resumeBatch(batch.id);
+    if (await this.#c.transitions.resumeBatch(batch.id)) this.#c.scheduler.resumeBatch(batch.id);
     return this.#queries.batchView(userId, batch.id);
   }
 
@@ -46,13 +45,14 @@ export class Controls {
   async cancelBatch(userId: number, batchId: string): Promise<Batch> {
     const refusal = "Only an unfinished batch can be cancelled";
     const batch = await this.#batchThat(canCancelBatch, refusal, userId, batchId);
-    const ended = await this.#c.lifecycle.cancelBatch(batch.id, CANCELLABLE_BATCH_STATUSES);
-    if (ended === null) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
+    const cancelled = await this.#c.transitions.cancelBatch(batch.id, CANCELLABLE_BATCH_STATUSES);
+    if (cancelled === null) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
     // The database says cancelled first: a run that finishes meanwhile finds its job ended and drops its result.
     this.#c.scheduler.dropQueued((j) => j.batchId === batch.id);
+    const { ended } = cancelled;
     await Promise.all(ended.filter((id) => this.#c.scheduler.isRunning(id)).map((id) => this.#c.scheduler.abort(id)));
     this.#c.scheduler.resumeBatch(batch.id); // forget the pause mark
-    await Promise.all(ended.map((id) => this.#c.files.delete(id)));
+    await this.#c.files.free(cancelled);
     return this.#queries.batchView(userId, batch.id);
   }
 

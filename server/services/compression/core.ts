@@ -1,13 +1,17 @@
 import type { Db } from "../../../db/client.ts";
 import type { JobFiles } from "./job-files.ts";
 import type { Compressor } from "./compressor.ts";
-import type { Lifecycle } from "./lifecycle.ts";
+import type { Transitions } from "../lifecycle/transitions.ts";
+import type { Leases } from "../lifecycle/leases.ts";
+import type { QueueReads } from "../lifecycle/queue-reads.ts";
 import type { Scheduler } from "./scheduler.ts";
+import type { Logger } from "../../log.ts";
 
 /**
  * What the parts of the compression core share (admission, runner, queries, controls, retention):
- * the database and its transitions, the byte store, the pool and the scheduler. The map is a
- * cache of this process (live progress); nothing another instance needs lives here.
+ * the database (its transitions, leases and queue reads), the byte store, the pool and the
+ * scheduler. The map is a cache of this process (live progress); nothing another instance needs
+ * lives here.
  */
 export interface CompressionCore {
   /** This process's random id: the owner of the leases it holds (ADR 018). */
@@ -15,8 +19,13 @@ export interface CompressionCore {
   /** How long a lease holds without renewal. */
   leaseMs: number;
   db: Db;
-  lifecycle: Lifecycle;
-  /** Originals, results and thumbnails in the byte store (STORE_URL). */
+  /** Every change of a job's or batch's state, one transaction each (ADR 017). */
+  transitions: Transitions;
+  /** Who holds a job, until when (ADR 018). */
+  leases: Leases;
+  /** What the shared queue offers, and who has how many jobs in work. */
+  queue: QueueReads;
+  /** Originals, results and thumbnails in the byte store (STORE_URL); freed only through `free`. */
   files: JobFiles;
   compressor: Compressor;
   scheduler: Scheduler;
@@ -27,13 +36,13 @@ export interface CompressionCore {
   progress: Map<string, number>;
   /**
    * Several instances share the database's queue (ADR 018): admission records jobs with no owner
-   * and wakes `pullQueue`; instances with workers pull them (queue-puller.ts).
+   * and wakes `wakeQueue`; instances with workers pull them (queue-puller.ts).
    */
   sharedQueue: boolean;
   /** Wakes this instance's pull of the shared queue (a no-op when it runs no jobs). */
-  pullQueue: () => void;
-  /** Print a line when a job starts and ends here (LOG_JOB_RUNS; tests check no job ran twice at once). */
-  logRuns: boolean;
+  wakeQueue: () => void;
+  /** Where the core logs (a debug line as each job run starts and ends). */
+  log: Logger;
   /** False once draining: uploads are refused. */
   accepting: boolean;
 }

@@ -19,6 +19,7 @@ import {
   type StoredBody,
 } from "../../store/mod.ts";
 import type { ImageInput } from "../../../codecs/mod.ts";
+import type { BytesEffect } from "../lifecycle/transitions.ts";
 
 /** A stored part as served: a stream with its size and content type. */
 export interface JobFile {
@@ -85,8 +86,19 @@ export class JobFiles {
     return (await this.store.head(jobKey(jobId, part))) !== null;
   }
 
+  /**
+   * The one place a job's bytes are freed: the jobs a transition's result names (`freeBytes`,
+   * lifecycle/transitions.ts), handed over as it is right after the transition commits, so which
+   * bytes go is decided where the job's end is decided, never by the caller. (An admission whose
+   * transition did not commit hands over the originals it stored: no row claims them.) Never
+   * throws: a part left behind is found by the retention sweep.
+   */
+  async free(effect: BytesEffect): Promise<void> {
+    await Promise.all(effect.freeBytes.map((id) => this.#delete(id)));
+  }
+
   /** Frees every part of the job; never throws (a stray is found by the retention sweep). */
-  async delete(jobId: string): Promise<void> {
+  async #delete(jobId: string): Promise<void> {
     try {
       await deleteJob(this.store, jobId);
     } catch (err) {

@@ -7,10 +7,10 @@ import {
   type QueueStatus,
   type Usage,
 } from "../../../contract/jobs.ts";
-import { DEFAULT_MAX_CONCURRENT } from "../../../contract/plans.ts";
+import { concurrencyOf } from "../scheduling/policy.ts";
 import { planOf } from "../plan.ts";
 import { allResultsZipName, safeFileName } from "../../../contract/file-names.ts";
-import type { CompressSettings } from "../../../contract/settings.ts";
+import type { SavedSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
@@ -60,7 +60,7 @@ export class Queries {
     this.#c = core;
   }
 
-  #view(row: JobRow, settingsByBatch: Map<string, CompressSettings>): Job {
+  #view(row: JobRow, settingsByBatch: Map<string, SavedSettings>): Job {
     const settings = settingsByBatch.get(row.batchId)!;
     const job = toJob(row, settings, this.#c.progress.get(row.id));
     if (job.status === "completed" && !job.expired && isExpired(this.#c, row)) job.expired = true;
@@ -144,10 +144,10 @@ export class Queries {
 
   async queueStatus(user: UserRow): Promise<QueueStatus> {
     const plan = planOf(user, this.#c.now());
-    const max = plan.fixedConcurrency ?? storedSettings(user).maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    const max = concurrencyOf(plan, storedSettings(user).maxConcurrent);
     // On a shared queue the user's jobs run on any instance: the database counts them all.
     const current = this.#c.sharedQueue
-      ? (await this.#c.lifecycle.heldPerUser([user.id])).get(user.id) ?? 0
+      ? (await this.#c.queue.heldPerUser([user.id])).get(user.id) ?? 0
       : this.#c.scheduler.runningFor(user.id);
     return { maxConcurrentJobs: max, currentlyProcessing: current, availableSlots: Math.max(0, max - current) };
   }

@@ -7,7 +7,7 @@ import * as q from "../../../db/queries/jobs.ts";
 import { findUserById } from "../../../db/queries/users.ts";
 import { planOf } from "../plan.ts";
 import { queuedJob } from "./admission.ts";
-import type { QueuedJob } from "./scheduler.ts";
+import type { QueuedJob } from "../scheduling/policy.ts";
 import { measuringJobIds } from "./runner.ts";
 import { sweepStoredBefore } from "../../store/mod.ts";
 import type { CompressionCore } from "./core.ts";
@@ -27,11 +27,10 @@ export class Retention {
     this.#rescore = rescore;
   }
 
-  /** Marks completed jobs whose time is up expired (one transition), then deletes their bytes. */
+  /** Marks completed jobs whose time is up expired (one transition), then frees their bytes. */
   async sweepExpired(): Promise<number> {
     const due = (await q.dueToExpire(this.#c.db, new Date(this.#c.now()))).map((r) => r.id);
-    await this.#c.lifecycle.expire(due);
-    await Promise.all(due.map((id) => this.#c.files.delete(id)));
+    await this.#c.files.free(await this.#c.transitions.expire(due));
     return due.length;
   }
 
@@ -55,7 +54,7 @@ export class Retention {
    */
   async adoptOrphans(all = false): Promise<{ resumed: number; failed: number }> {
     const c = this.#c;
-    const rows = await c.lifecycle.adopt(c.instanceId, c.now() + c.leaseMs, { all });
+    const rows = await c.leases.adopt(c.instanceId, c.now() + c.leaseMs, { all });
     const lost: string[] = [];
     const queued: QueuedJob[] = [];
     for (const row of rows) {
@@ -68,8 +67,7 @@ export class Retention {
       queued.push(queuedJob(c, row, batch, user ? planOf(user, c.now()) : PLANS.free));
       if (batch.status === "paused") c.scheduler.pauseBatch(batch.id);
     }
-    await c.lifecycle.abandon(lost);
-    await Promise.all(lost.map((id) => c.files.delete(id)));
+    await c.files.free(await c.transitions.abandon(lost));
     c.scheduler.enqueue(queued);
     return { resumed: queued.length, failed: lost.length };
   }
@@ -87,7 +85,7 @@ export class Retention {
     // On a shared queue unowned jobs and lapsed leases are what the pull takes: nothing to adopt here.
     const outcome = sharedQueue ? { resumed: 0, failed: 0 } : await this.adoptOrphans(!sharedDatabase);
     if (this.#c.files.store.kind === "memory") {
-      await this.#c.lifecycle.expireAllCompleted();
+      await this.#c.transitions.expireAllCompleted();
     } else if (!sharedDatabase) {
       // Deferred scores the previous process had not measured yet: measured here, when idle.
       for (const row of await q.scoresDue(this.#c.db)) this.#rescore(row.id, row.pixels);
@@ -103,7 +101,7 @@ export class Retention {
     const c = this.#c;
     const held = c.scheduler.heldIds();
     const measuring = measuringJobIds(c.scheduler.runningBackgroundIds());
-    const ours = await c.lifecycle.heartbeat(c.instanceId, held, c.now() + c.leaseMs, c.progress, measuring);
+    const ours = await c.leases.heartbeat(c.instanceId, held, c.now() + c.leaseMs, c.progress, measuring);
     const lost = new Set(held.filter((id) => !ours.has(id)));
     if (lost.size === 0) return;
     c.scheduler.dropQueued((j) => lost.has(j.jobId));
@@ -118,13 +116,13 @@ export class Retention {
     const changed = new Map([...this.#c.progress].filter(([id, p]) => this.#flushed.get(id) !== p));
     for (const id of this.#flushed.keys()) if (!this.#c.progress.has(id)) this.#flushed.delete(id);
     if (changed.size === 0) return;
-    await this.#c.lifecycle.recordProgress(this.#c.instanceId, changed);
+    await this.#c.leases.recordProgress(this.#c.instanceId, changed);
     for (const [id, p] of changed) this.#flushed.set(id, p);
   }
 
   /** On shutdown: the jobs still held here go back to pending for another instance (or the next start). */
   async releaseAll(): Promise<void> {
     const c = this.#c;
-    for (const id of c.scheduler.heldIds()) await c.lifecycle.release(id, c.instanceId).catch(() => {});
+    for (const id of c.scheduler.heldIds()) await c.leases.release(id, c.instanceId).catch(() => {});
   }
 }

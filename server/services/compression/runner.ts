@@ -1,15 +1,18 @@
 /**
- * The runner: runs a queued job on the codec pool and ends it through the lifecycle on every path
- * (completed, failed, or found cancelled or deleted), then measures deferred scores in idle slots.
+ * The runner: runs a queued job on the codec pool and ends it through a transition on every path
+ * (completed, failed, or found cancelled or deleted), or releases its lease, then measures
+ * deferred scores in idle slots. What happens to the job's bytes is each transition's answer,
+ * handed to JobFiles.free: a run never decides by itself whose bytes go.
  */
 import type { Job } from "../../../contract/jobs.ts";
 import { PLANS } from "../../../contract/plans.ts";
+import { compressSettingsOf } from "../../../contract/settings.ts";
 import { planOf } from "../plan.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { findUserById } from "../../../db/queries/users.ts";
 import { isCodecError } from "../../../codecs/mod.ts";
-import type { QueuedJob } from "./scheduler.ts";
-import { UNEXPECTED_MESSAGE } from "./lifecycle.ts";
+import type { QueuedJob } from "../scheduling/policy.ts";
+import { UNEXPECTED_MESSAGE } from "../lifecycle/transitions.ts";
 import { batchSettings } from "./views.ts";
 import type { CompressionCore } from "./core.ts";
 
@@ -43,7 +46,7 @@ export class Runner {
     }
     const row = batch.status === "paused"
       ? null
-      : await this.#c.lifecycle.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
+      : await this.#c.transitions.start(queued.jobId, owner, this.#c.now() + this.#c.leaseMs);
     if (!row) {
       // Paused after this instance queued it (maybe through another instance): let it wait.
       if ((await q.findBatch(this.#c.db, batch.id))?.status === "paused") await this.#wait(queued);
@@ -55,7 +58,7 @@ export class Runner {
     /** Whether a transition ended the run (else the lease is released for another try). */
     let ended = false;
     try {
-      const settings = batchSettings(batch);
+      const settings = compressSettingsOf(batchSettings(batch));
       const user = await findUserById(this.#c.db, row.userId);
       const plan = user ? planOf(user, this.#c.now()) : PLANS.free;
       const original = await this.#c.files.forCodec(row.id, "original");
@@ -70,7 +73,7 @@ export class Runner {
       if (signal.aborted) return;
       // Our lease may have lapsed while the pool worked (a stalled process): then the job is
       // another instance's, and its bytes in a shared store are not ours to overwrite.
-      if (!await this.#c.lifecycle.holds(row.id, owner)) {
+      if (!await this.#c.leases.holds(row.id, owner)) {
         ended = true;
         return;
       }
@@ -79,7 +82,7 @@ export class Runner {
       await this.#c.files.put(row.id, "thumbnail", outcome.thumbnail, "image/jpeg");
       scoreDue = outcome.scores === null;
       // Never bigger: returning the original costs no quota (within the day's refunds).
-      const completed = await this.#c.lifecycle.complete(row.id, owner, {
+      const { completed, ...bytes } = await this.#c.transitions.complete(row.id, owner, {
         compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
         quality: outcome.chosenQuality ?? settings.quality,
         format: outcome.keptOriginal ? "jpeg" : formatOf(outcome.mimeType),
@@ -94,9 +97,8 @@ export class Runner {
       ended = true;
       if (!completed) {
         // Cancelled or deleted while it ran: its result goes with it. (Adopted by another
-        // instance meanwhile: the bytes are that instance's now.)
-        const current = await q.findJob(this.#c.db, row.id);
-        if (!current || current.status === "error") await this.#c.files.delete(row.id);
+        // instance meanwhile: the bytes are that instance's now, and the transition keeps them.)
+        await this.#c.files.free(bytes);
         return;
       }
     } catch (err) {
@@ -110,13 +112,13 @@ export class Runner {
       this.#log("end", row.id);
       this.#c.progress.delete(row.id);
       // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
-      if (!ended) await this.#c.lifecycle.release(row.id, owner).catch((err) => console.error(err));
+      if (!ended) await this.#c.leases.release(row.id, owner).catch((err) => console.error(err));
     }
     if (scoreDue) this.queueScore(row.id, queued.pixels);
   }
 
   #log(event: "start" | "end", jobId: string): void {
-    if (this.#c.logRuns) console.log(`job-run ${event} ${jobId} ${this.#c.instanceId} ${Date.now()}`);
+    this.#c.log.debug("job run", { event, job: jobId, instance: this.#c.instanceId, at: Date.now() });
   }
 
   /** Puts a completed job's deferred score on the scheduler's idle-time queue. */
@@ -132,7 +134,7 @@ export class Runner {
   async #score(jobId: string, signal: AbortSignal): Promise<void> {
     // Another instance may measure it already (a shared queue picks up scores left unmeasured).
     const c = this.#c;
-    if (c.sharedQueue && !await c.lifecycle.claimScore(jobId, c.instanceId, c.now() + c.leaseMs).catch(() => false)) {
+    if (c.sharedQueue && !await c.leases.claimScore(jobId, c.instanceId, c.now() + c.leaseMs).catch(() => false)) {
       return;
     }
     try {
@@ -141,12 +143,12 @@ export class Runner {
       const result = await c.files.forCodec(jobId, "result") ?? await c.files.forCodec(jobId, "original");
       if (!original || !result) throw new Error("its bytes are gone");
       const scores = await c.compressor.score(original, result, { signal });
-      await c.lifecycle.scoreArrived(jobId, JSON.stringify(scores));
+      await c.transitions.scoreArrived(jobId, JSON.stringify(scores));
     } catch (err) {
       if (signal.aborted) return; // shutting down
       console.error(`Job ${jobId} could not be scored:`, err);
       // The result stays downloadable; the card says it has no measurement.
-      await c.lifecycle.scoreArrived(jobId, null);
+      await c.transitions.scoreArrived(jobId, null);
     }
   }
 
@@ -158,7 +160,7 @@ export class Runner {
   async #wait(queued: QueuedJob): Promise<void> {
     const c = this.#c;
     if (c.sharedQueue) {
-      await c.lifecycle.release(queued.jobId, c.instanceId);
+      await c.leases.release(queued.jobId, c.instanceId);
     } else {
       c.scheduler.pauseBatch(queued.batchId);
       c.scheduler.enqueue([queued]);
@@ -169,16 +171,17 @@ export class Runner {
 
   /** Ends an unfinished job in error, gives its unit back and frees its bytes; pauses its batch if asked. */
   async #fail(jobId: string, batchId: string, message: string): Promise<void> {
+    let outcome;
     try {
-      const { failed, paused } = await this.#c.lifecycle.fail(jobId, message, this.#c.instanceId);
-      if (!failed) return; // no longer ours: whoever ended it owns its bytes
-      if (paused) this.#c.scheduler.pauseBatch(batchId);
+      outcome = await this.#c.transitions.fail(jobId, message, this.#c.instanceId);
     } catch (err) {
       // The database refused even the failure: the job stays as it is until the next start
       // (or its lease expires) and is ended then; its bytes stay for that.
       console.error(`Job ${jobId} could not be marked failed:`, err);
       return;
     }
-    await this.#c.files.delete(jobId);
+    // Not failed here (no longer ours): whoever ended or holds it owns its bytes, and none are named.
+    if (outcome.paused) this.#c.scheduler.pauseBatch(batchId);
+    await this.#c.files.free(outcome);
   }
 }

@@ -1,25 +1,9 @@
 /**
- * Picks the next job (DESIGN §5): premium before free, then the batch's
- * priority, then round-robin across users, then a user's batches in order
- * and a batch's larger images first, within each user's concurrency and the
- * memory budget. The pool only ever sees as many jobs as
- * it has workers, so these decisions are made here and not by the pool's FIFO.
+ * Runs queued jobs on this instance's slots: the next job is the scheduling policy's
+ * (scheduling/policy.ts), within the memory budget. The pool only ever sees as many jobs as it
+ * has workers, so these decisions are made here and not by the pool's FIFO.
  */
-export interface QueuedJob {
-  jobId: string;
-  userId: number;
-  batchId: string;
-  /** 1 for Premium, 0 for free. */
-  planPriority: number;
-  /** 2 high, 1 normal, 0 low. */
-  batchPriority: number;
-  /** The most jobs this user may have running at once. */
-  userLimit: number;
-  /** Admission order: a user's batches run in the order they came. */
-  order: number;
-  /** Width × height from the header (0 if unreadable). */
-  pixels: number;
-}
+import { nextJob, type QueuedJob, type QueueState } from "../scheduling/policy.ts";
 
 /**
  * Times the first job in line may be passed over by smaller ones while it
@@ -162,16 +146,15 @@ export class Scheduler {
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs))]);
   }
 
-  #pick(fits: (job: QueuedJob) => boolean = () => true): number {
-    let best = -1;
-    for (let i = 0; i < this.#queue.length; i++) {
-      const job = this.#queue[i]!;
-      if (this.#pausedBatches.has(job.batchId)) continue;
-      if (this.runningFor(job.userId) >= job.userLimit) continue;
-      if (!fits(job)) continue;
-      if (best === -1 || this.#before(job, this.#queue[best]!)) best = i;
-    }
-    return best;
+  #pick(fits?: (job: QueuedJob) => boolean): number {
+    const job = nextJob(this.#queue, this.#state(), fits);
+    return job === undefined ? -1 : this.#queue.indexOf(job);
+  }
+
+  #state(): QueueState {
+    const inWork = new Map<number, number>();
+    for (const { job } of this.#running.values()) inWork.set(job.userId, (inWork.get(job.userId) ?? 0) + 1);
+    return { inWork, lastServed: this.#lastServed, paused: this.#pausedBatches };
   }
 
   /**
@@ -190,19 +173,6 @@ export class Scheduler {
     const other = this.#pick((job) => this.budget.cost(job) <= room);
     if (other !== -1) this.#passedOver.set(head.jobId, passes + 1);
     return other;
-  }
-
-  #before(a: QueuedJob, b: QueuedJob): boolean {
-    if (a.planPriority !== b.planPriority) return a.planPriority > b.planPriority;
-    if (a.batchPriority !== b.batchPriority) return a.batchPriority > b.batchPriority;
-    if (a.userId !== b.userId) {
-      // Round-robin: the user served longest ago goes first.
-      return (this.#lastServed.get(a.userId) ?? 0) < (this.#lastServed.get(b.userId) ?? 0);
-    }
-    // Within a batch, larger images first: the batch ends sooner, since small images then fill the
-    // other worker beside a big one the memory budget will not pair with another (ADR 004).
-    if (a.batchId === b.batchId && a.pixels !== b.pixels) return a.pixels > b.pixels;
-    return a.order < b.order;
   }
 
   get #busy(): number {

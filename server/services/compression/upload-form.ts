@@ -1,67 +1,17 @@
-/** Reads and validates the multipart fields of POST /api/compress (DESIGN §4 settings). */
-import { z } from "zod";
+/** Reads and validates the multipart fields of POST /api/compress into the one settings shape (ADR 024). */
 import {
-  BATCH_PRIORITIES,
-  CHROMA_SUBSAMPLINGS,
-  type CompressSettings,
-  compressSettingsSchema,
-  DEFAULT_SETTINGS,
-  ENCODERS,
-  MODES,
-  OUTPUT_FORMATS,
-  targetSchema,
+  DEFAULT_SAVED_SETTINGS,
+  type SavedSettings,
+  savedSettingsSchema,
+  settingsFromFields,
 } from "../../../contract/settings.ts";
-import { DEFAULT_MAX_CONCURRENT } from "../../../contract/plans.ts";
 import { ApiError } from "../../http-error.ts";
 import { parseInput } from "../validation.ts";
 
-const flag = (name: string) =>
-  z.enum(["true", "false"], { error: `${name} must be "true" or "false"` }).transform((v) => v === "true");
-
-const intIn = (name: string, min: number, max: number) =>
-  z.string().regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`).transform(Number)
-    .pipe(
-      z.number().min(min, `${name} must be a whole number from ${min} to ${max}`)
-        .max(max, `${name} must be a whole number from ${min} to ${max}`),
-    );
-
-const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
-  z.enum(values, { error: `${name} must be one of ${values.join(", ")}` });
-
-const fieldsSchema = z.object({
-  quality: intIn("quality", 1, 100).optional(),
-  format: oneOf("format", OUTPUT_FORMATS).optional(),
-  encoder: oneOf("encoder", ENCODERS).optional(),
-  mode: oneOf("mode", MODES).optional(),
-  progressive: flag("progressive").optional(),
-  mozjpeg: flag("mozjpeg").optional(),
-  optimizeForWeb: flag("optimizeForWeb").optional(),
-  stripMetadata: flag("stripMetadata").optional(),
-  chromaSubsampling: oneOf("chromaSubsampling", CHROMA_SUBSAMPLINGS).optional(),
-  priority: oneOf("priority", BATCH_PRIORITIES).optional(),
-  maxConcurrent: intIn("maxConcurrent", 1, 10).optional(),
-  pauseOnError: flag("pauseOnError").optional(),
-  target: z.string().transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: 'target must be JSON such as {"kind":"size","kb":200}' });
-      return z.NEVER;
-    }
-  }).pipe(targetSchema).optional(),
-});
-
-export interface UploadFile {
-  name: string;
-  bytes: Uint8Array;
-}
-
 export interface UploadForm {
   files: File[];
-  settings: CompressSettings;
-  priority: (typeof BATCH_PRIORITIES)[number];
-  maxConcurrent: number;
-  pauseOnError: boolean;
+  /** The fields sent over the defaults; fields not sent take their defaults. */
+  settings: SavedSettings;
 }
 
 /** Fields and files of a multipart body, repeated names as arrays. */
@@ -78,25 +28,8 @@ export function readUploadForm(body: MultipartBody): UploadForm {
     const v = Array.isArray(value) ? value[0] : value;
     if (typeof v === "string" && v !== "") scalars[key] = v;
   }
-  const f = parseInput(fieldsSchema, scalars);
-  const d = DEFAULT_SETTINGS;
   return {
     files,
-    // The whole shape again, for the rules across fields (an encoder that cannot write the format).
-    settings: parseInput(compressSettingsSchema, {
-      quality: f.quality ?? d.quality,
-      format: f.format ?? d.format,
-      encoder: f.encoder ?? d.encoder,
-      mode: f.mode ?? d.mode,
-      progressive: f.progressive ?? d.progressive,
-      mozjpeg: f.mozjpeg ?? d.mozjpeg,
-      optimizeForWeb: f.optimizeForWeb ?? d.optimizeForWeb,
-      stripMetadata: f.stripMetadata ?? d.stripMetadata,
-      chromaSubsampling: f.chromaSubsampling ?? d.chromaSubsampling,
-      target: f.target ?? null,
-    }),
-    priority: f.priority ?? "normal",
-    maxConcurrent: f.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
-    pauseOnError: f.pauseOnError ?? false,
+    settings: parseInput(savedSettingsSchema, { ...DEFAULT_SAVED_SETTINGS, ...settingsFromFields(scalars) }),
   };
 }

@@ -8,15 +8,18 @@ import {
   sizeTargetNote,
   withSsimulacra2,
 } from "../../../contract/jobs.ts";
-import { type BatchPriority, type CompressSettings, compressSettingsSchema } from "../../../contract/settings.ts";
+import { compressSettingsOf, parseStoredSettings, type SavedSettings } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow } from "../../../db/schema.ts";
 
 export const ALREADY_OPTIMISED = "already optimised";
 
 const parse = <T>(json: string | null): T | null => (json ? JSON.parse(json) as T : null);
 
-/** Job JSON (contract/jobs.ts); `liveProgress` overrides the stored progress while processing. */
-export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: number): Job {
+/**
+ * Job JSON (contract/jobs.ts) with its batch's compression settings; `liveProgress` overrides the
+ * stored progress while processing.
+ */
+export function toJob(row: JobRow, settings: SavedSettings, liveProgress?: number): Job {
   const scores = withSsimulacra2(parse<QualityScores>(row.scoresJson));
   return {
     id: row.id,
@@ -29,7 +32,7 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
     quality: row.quality,
     format: row.format as Job["format"],
     encoder: row.encoder ?? null,
-    settings,
+    settings: compressSettingsOf(settings),
     width: row.width,
     height: row.height,
     errorMessage: row.errorMessage,
@@ -46,21 +49,25 @@ export function toJob(row: JobRow, settings: CompressSettings, liveProgress?: nu
   };
 }
 
-/** A batch's stored settings, validated on read: a row written by an older or broken build fails loudly here. */
-export function batchSettings(row: BatchRow): CompressSettings {
-  return compressSettingsSchema.parse(JSON.parse(row.settingsJson));
+/**
+ * A batch's settings (compression and batch options, ADR 024), validated on read: keys added since
+ * the row was written take their defaults; a row written by a broken build fails loudly here.
+ */
+export function batchSettings(row: Pick<BatchRow, "settingsJson">): SavedSettings {
+  return parseStoredSettings(row.settingsJson);
 }
 
 export function toBatch(row: BatchRow, jobs: Job[]): Batch {
+  const settings = batchSettings(row);
   return {
     id: row.id,
     name: row.name,
     status: row.status as BatchStatus,
     totalFiles: row.totalFiles,
     totalOriginalSize: row.totalOriginalSize,
-    priority: row.priority as BatchPriority,
-    maxConcurrent: row.maxConcurrent,
-    pauseOnError: row.pauseOnError,
+    priority: settings.priority,
+    maxConcurrent: settings.maxConcurrent,
+    pauseOnError: settings.pauseOnError,
     createdAt: row.createdAt.toISOString(),
     jobs,
   };
