@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
@@ -6,6 +7,8 @@ import { articlesPlugin } from "./web/src/features/articles/build/vite-plugin.ts
 export default defineConfig({
   root: "web",
   plugins: [articlesPlugin(), react(), tailwindcss()],
+  // The one way to reach the server (web/src/api); deno.json "imports" maps it the same for deno check/test.
+  resolve: { alias: { "@web-api": fileURLToPath(new URL("./web/src/api", import.meta.url)) } },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

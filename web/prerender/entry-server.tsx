@@ -4,9 +4,9 @@
  */
 import { renderToString } from "react-dom/server";
 import { paths, publicPaths } from "../../contract/routes.ts";
-import { createQueryClient } from "../src/api/query-client.ts";
+import { createQueryClient } from "@web-api/query-client.ts";
 import { App } from "../src/app/app.tsx";
-import { USER_QUERY_KEY } from "../src/features/auth/api/get-user.ts";
+import { USER_QUERY_KEY } from "../src/features/auth/data/get-user.ts";
 import { articles, findArticle, loadArticle } from "../src/features/articles/catalogue.ts";
 import { articleTitle } from "../src/features/articles/page-meta.ts";
 import { NOT_FOUND_META, PUBLIC_PAGE_META } from "../src/features/public/page-meta.ts";

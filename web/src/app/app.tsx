@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
 import { Router } from "wouter";
 import { Toaster } from "../components/ui/toaster.tsx";
+import { ErrorBoundary } from "./error-boundary.tsx";
 import { AppRouter } from "./router.tsx";
 import { AdBlockerNotice } from "../features/ads/components/ad-blocker-notice.tsx";
 import { CookieBanner } from "../features/ads/components/cookie-banner.tsx";
@@ -19,16 +20,18 @@ export interface AppProps {
 
 export function App({ queryClient, ssrPath, storeKind = DEFAULT_STORE_KIND }: AppProps) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <StoreKindContext.Provider value={storeKind}>
-        <Router ssrPath={ssrPath}>
-          <AdBlockerNotice />
-          <AppRouter />
-          <CookieBanner />
-          <PlanExpiryWatcher />
-        </Router>
-        <Toaster />
-      </StoreKindContext.Provider>
-    </QueryClientProvider>
+    <ErrorBoundary>
+      <QueryClientProvider client={queryClient}>
+        <StoreKindContext.Provider value={storeKind}>
+          <Router ssrPath={ssrPath}>
+            <AdBlockerNotice />
+            <AppRouter />
+            <CookieBanner />
+            <PlanExpiryWatcher />
+          </Router>
+          <Toaster />
+        </StoreKindContext.Provider>
+      </QueryClientProvider>
+    </ErrorBoundary>
   );
 }

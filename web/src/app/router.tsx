@@ -1,14 +1,11 @@
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { paths } from "../../../contract/routes.ts";
 import { AppHeader } from "../components/layout/app-header.tsx";
-import { useUser } from "../features/auth/api/get-user.ts";
-import { NotFoundPage } from "../features/misc/not-found-page.tsx";
-import { AboutPage } from "../features/public/components/about-page.tsx";
-import { ContactPage } from "../features/public/components/contact-page.tsx";
-import { LandingPage } from "../features/public/components/landing-page.tsx";
-import { PrivacyPage } from "../features/public/components/privacy-page.tsx";
-import { ArticlePage } from "../features/articles/components/article-page.tsx";
-import { ArticlesPage } from "../features/articles/components/articles-page.tsx";
+import { useUser } from "../features/auth/index.ts";
+import { NotFoundPage } from "../features/misc/index.ts";
+import { AboutPage, ContactPage, LandingPage, PrivacyPage } from "../features/public/index.ts";
+import { ArticlePage, ArticlesPage } from "../features/articles/index.ts";
+import { QueryError } from "../components/ui/query-state.tsx";
 import { toast } from "../components/ui/use-toast.ts";
 import { type ComponentType, lazy, Suspense, useEffect } from "react";
 
@@ -22,11 +19,10 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): Comp
   );
 }
 
-// Auth and signed-in screens load on demand: the prerendered public pages stay light.
+// Auth and signed-in screens load on demand: the prerendered public pages stay light. The auth and
+// billing pages are not in their features' index.ts, which the first bundle imports.
 const AuthPage = lazyPage(() => import("../features/auth/components/auth-page.tsx").then((m) => m.AuthPage));
-const CompressorPage = lazyPage(() =>
-  import("../features/compressor/components/compressor-page.tsx").then((m) => m.CompressorPage)
-);
+const CompressorPage = lazyPage(() => import("../features/compressor/index.ts").then((m) => m.CompressorPage));
 const SubscribePage = lazyPage(() =>
   import("../features/billing/components/subscribe-page.tsx").then((m) => m.SubscribePage)
 );
@@ -95,8 +91,18 @@ function RequireSignIn({ children }: { children: React.ReactNode }) {
  * loads; public pages render at once (they are prerendered: a spinner would flash and shift).
  */
 export function AppRouter() {
-  const { isLoading, isAuthenticated } = useUser();
-  const waitForUser = (page: React.ReactNode) => (isLoading ? <Loading /> : page);
+  const { isLoading, isAuthenticated, query } = useUser();
+  // Not knowing who this is (the read failed) is not the same as signed out: say so, with Retry.
+  const waitForUser = (page: React.ReactNode) =>
+    isLoading
+      ? <Loading />
+      : query.isError && query.data === undefined
+      ? (
+        <main className="mx-auto flex min-h-[60vh] max-w-xl flex-col justify-center px-4">
+          <QueryError what="your account" query={query} />
+        </main>
+      )
+      : page;
   return (
     <Switch>
       <Route path={paths.home}>

@@ -2,9 +2,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { displayName, isPremium } from "../../../../contract/accounts.ts";
 import { paths } from "../../../../contract/routes.ts";
-import { useUser } from "../../features/auth/api/get-user.ts";
-import { useLogout } from "../../features/auth/api/logout.ts";
-import { useLogoutOthers } from "../../features/auth/api/logout-others.ts";
+import { useLogout, useLogoutOthers, useUser } from "../../features/auth/index.ts";
 import { Button } from "../ui/button.tsx";
 import { MenuToggle } from "./menu-toggle.tsx";
 

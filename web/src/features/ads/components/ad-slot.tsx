@@ -1,7 +1,7 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
 import type { AdPlacement } from "../../../../../contract/ads.ts";
 import { cn } from "../../../lib/cn.ts";
-import { useSiteConfig } from "../api/get-site-config.ts";
+import { useSiteConfig } from "../data/get-site-config.ts";
 import { useAdsAudience } from "../lib/use-ads-audience.ts";
 import { useMounted } from "../lib/use-mounted.ts";
 import { AdsenseUnit } from "./adsense-unit.tsx";

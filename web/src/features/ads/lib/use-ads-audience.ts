@@ -1,5 +1,5 @@
 import { isPremium } from "../../../../../contract/accounts.ts";
-import { useUser } from "../../auth/api/get-user.ts";
+import { useUser } from "../../auth/index.ts";
 
 /**
  * Who sees ads, the ad-blocker notice and the cookie banner: free users and

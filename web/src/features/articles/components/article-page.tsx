@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { usePage } from "../../../lib/use-page.ts";
-import { AdSlot } from "../../ads/components/ad-slot.tsx";
+import { AdSlot } from "../../ads/index.ts";
 import { articles, findArticle, loadArticle, loadedArticle } from "../catalogue.ts";
 import type { ArticleMeta } from "../lib/article-meta.ts";
 import { articleTitle } from "../page-meta.ts";

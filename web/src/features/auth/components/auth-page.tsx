@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { PASSWORD_RULE, registerSchema, USERNAME_RULE } from "../../../../../contract/accounts.ts";
 import { paths, safeReturnPath } from "../../../../../contract/routes.ts";
-import { ApiRequestError, messageOf } from "../../../api/client.ts";
+import { ApiRequestError, messageOf } from "@web-api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
@@ -11,9 +11,9 @@ import { toast } from "../../../components/ui/use-toast.ts";
 import { readPendingFileInfo } from "../../../lib/pending-files.ts";
 import { useStoreStatements } from "../../../lib/store-kind.ts";
 import type { StoreStatements } from "../../../../../contract/storage.ts";
-import { useUser } from "../api/get-user.ts";
-import { useLogin } from "../api/login.ts";
-import { useRegister } from "../api/register.ts";
+import { useUser } from "../data/get-user.ts";
+import { useLogin } from "../data/login.ts";
+import { useRegister } from "../data/register.ts";
 
 const MISSING = {
   title: "Missing information",

@@ -2,10 +2,12 @@ import { memo } from "react";
 import type { Batch } from "../../../../../contract/jobs.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { type QueryLike, QueryState } from "../../../components/ui/query-state.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { encodersText, savings, savingsText } from "../../../lib/review.ts";
-import { type BatchAction, useBatchAction, zipUrl } from "../api/batch-actions.ts";
+import { batchZipUrl } from "@web-api/endpoints.ts";
+import { type BatchAction, useBatchAction } from "../data/batch-actions.ts";
 import { batchCounts, canCancel, canPause, canResume } from "../lib/batch-rules.ts";
 
 const STATUS_STYLES: Record<Batch["status"], string> = {
@@ -32,8 +34,10 @@ const STATUS_LABELS: Record<Batch["status"], string> = {
  * server keeps the row; there is nothing left in it to act on or download).
  */
 export function BatchPanel(
-  { batches: all, onRecompress, recompressSettings, recompressingId }: {
+  { batches: all, query, onRecompress, recompressSettings, recompressingId }: {
     batches: Batch[];
+    /** The read of the batches, for its loading and error states. */
+    query: QueryLike;
     /** Re-compress the batch's completed images with the current settings, as a new batch. */
     onRecompress?: (batch: Batch) => void;
     /** The current settings in words. */
@@ -52,23 +56,26 @@ export function BatchPanel(
         <CardTitle>Batch Queue</CardTitle>
       </CardHeader>
       <CardContent>
-        {batches.length === 0
-          ? <p className="text-sm text-slate-500">Each upload becomes a batch; its progress shows here.</p>
-          : (
-            <ul className="max-h-96 space-y-3 overflow-y-auto" aria-label="Batches">
-              {batches.map((b) => (
-                <BatchRow
-                  key={b.id}
-                  batch={b}
-                  busy={busyId === b.id}
-                  run={(a) => mutate({ id: b.id, action: a })}
-                  onRecompress={onRecompress}
-                  recompressSettings={recompressSettings}
-                  recompressing={recompressingId === b.id}
-                />
-              ))}
-            </ul>
-          )}
+        <QueryState
+          query={query}
+          what="your batches"
+          isEmpty={batches.length === 0}
+          empty={<p className="text-sm text-slate-500">Each upload becomes a batch; its progress shows here.</p>}
+        >
+          <ul className="max-h-96 space-y-3 overflow-y-auto" aria-label="Batches">
+            {batches.map((b) => (
+              <BatchRow
+                key={b.id}
+                batch={b}
+                busy={busyId === b.id}
+                run={(a) => mutate({ id: b.id, action: a })}
+                onRecompress={onRecompress}
+                recompressSettings={recompressSettings}
+                recompressing={recompressingId === b.id}
+              />
+            ))}
+          </ul>
+        </QueryState>
       </CardContent>
     </Card>
   );
@@ -171,7 +178,7 @@ const BatchRow = memo(function BatchRow(
         )}
         {c.completed > 0 && (
           <Button asChild size="sm" variant="secondary">
-            <a href={zipUrl(batch.id)} download aria-label={`Download ZIP of ${batch.name}`}>Download ZIP</a>
+            <a href={batchZipUrl(batch.id)} download aria-label={`Download ZIP of ${batch.name}`}>Download ZIP</a>
           </Button>
         )}
       </div>

@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { isPremium } from "../../../../../contract/accounts.ts";
-import { useUser } from "../../auth/api/get-user.ts";
-import { refreshPlan, useSubscriptionStatus } from "../api/get-subscription-status.ts";
+import { useUser } from "../../auth/index.ts";
+import { refreshPlan, useSubscriptionStatus } from "../data/get-subscription-status.ts";
 
 /** setTimeout's ceiling (about 24.8 days); a later end is re-armed on a later visit. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -4,14 +4,15 @@ import { Link, useLocation, useSearch } from "wouter";
 import { isPremium } from "../../../../../contract/accounts.ts";
 import { PLANS, PREMIUM_PRICE_LABEL } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
-import { ApiRequestError, messageOf } from "../../../api/client.ts";
+import { ApiRequestError, messageOf } from "@web-api/client.ts";
+import { queryKeys } from "@web-api/query-keys.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { useSiteConfig } from "../../ads/api/get-site-config.ts";
-import { USER_QUERY_KEY, useUser } from "../../auth/api/get-user.ts";
-import { useCreateSubscription } from "../api/create-subscription.ts";
-import { refreshPlan } from "../api/get-subscription-status.ts";
+import { useSiteConfig } from "../../ads/index.ts";
+import { useUser } from "../../auth/index.ts";
+import { useCreateSubscription } from "../data/create-subscription.ts";
+import { refreshPlan } from "../data/get-subscription-status.ts";
 import { PremiumFeatureList } from "./premium-features.tsx";
 import { Spinner } from "./spinner.tsx";
 
@@ -98,7 +99,7 @@ export function SubscribePage() {
 
   useEffect(() => {
     if (!confirming) return;
-    const poll = setInterval(() => void qc.invalidateQueries({ queryKey: USER_QUERY_KEY }), CONFIRM_POLL_MS);
+    const poll = setInterval(() => void qc.invalidateQueries({ queryKey: queryKeys.user }), CONFIRM_POLL_MS);
     const stop = setTimeout(() => setGaveUp(true), CONFIRM_GIVE_UP_MS);
     return () => {
       clearInterval(poll);

@@ -3,15 +3,16 @@ import { Link } from "wouter";
 import { isPremium } from "../../../../../contract/accounts.ts";
 import { PLANS } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
-import { messageOf } from "../../../api/client.ts";
+import { messageOf } from "@web-api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { QueryError, QueryLoading } from "../../../components/ui/query-state.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { useSiteConfig } from "../../ads/api/get-site-config.ts";
-import { useUser } from "../../auth/api/get-user.ts";
-import { useCancelSubscription } from "../api/cancel-subscription.ts";
-import { useSubscriptionStatus } from "../api/get-subscription-status.ts";
-import { useOpenBillingPortal } from "../api/open-billing-portal.ts";
+import { useSiteConfig } from "../../ads/index.ts";
+import { useUser } from "../../auth/index.ts";
+import { useCancelSubscription } from "../data/cancel-subscription.ts";
+import { useSubscriptionStatus } from "../data/get-subscription-status.ts";
+import { useOpenBillingPortal } from "../data/open-billing-portal.ts";
 import { formatPeriodEnd } from "./format-period.ts";
 import { PlanBadge } from "./plan-badge.tsx";
 import { Spinner } from "./spinner.tsx";
@@ -94,7 +95,7 @@ export function SubscriptionCard() {
   if (!user) return null;
 
   const s = status.data ?? null;
-  // The status call may fail (only logged): the user record still knows the plan.
+  // When the status cannot be read the user record still knows the plan: shown under the notice.
   const premium = s ? s.hasActiveSubscription : isPremium(user.subscriptionStatus);
   const stripe = config?.billingMode === "stripe";
   return (
@@ -104,13 +105,8 @@ export function SubscriptionCard() {
         <PlanBadge premium={premium} />
       </CardHeader>
       <CardContent className="space-y-3">
-        {status.isLoading
-          ? (
-            <div role="status" className="flex items-center gap-2 text-sm text-slate-500">
-              <Spinner /> Loading subscription…
-            </div>
-          )
-          : premium
+        {status.isError && <QueryError what="your subscription" query={status} />}
+        {status.isPending ? <QueryLoading what="your subscription" /> : premium
           ? (
             <>
               <p className="font-semibold text-green-700">Premium Active</p>

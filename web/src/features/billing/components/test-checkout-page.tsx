@@ -1,12 +1,13 @@
 import { useLocation } from "wouter";
 import { displayName } from "../../../../../contract/accounts.ts";
 import { paths } from "../../../../../contract/routes.ts";
-import { ApiRequestError, messageOf } from "../../../api/client.ts";
+import { ApiRequestError, messageOf } from "@web-api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { QueryError, QueryLoading } from "../../../components/ui/query-state.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { useUser } from "../../auth/api/get-user.ts";
-import { useCancelTestCheckout, usePayTestCheckout, useTestCheckout } from "../api/test-checkout.ts";
+import { useUser } from "../../auth/index.ts";
+import { useCancelTestCheckout, usePayTestCheckout, useTestCheckout } from "../data/test-checkout.ts";
 import { Spinner } from "./spinner.tsx";
 
 function Row({ label, value }: { label: string; value: string }) {
@@ -47,22 +48,13 @@ export function TestCheckoutPage({ sessionId }: { sessionId: string }) {
     });
 
   let body: React.ReactNode;
-  if (session.isLoading) {
-    body = (
-      <div role="status" className="flex justify-center py-8">
-        <Spinner className="h-6 w-6 text-brand-600" />
-        <span className="sr-only">Loading</span>
-      </div>
-    );
-  } else if (session.error || !session.data) {
+  if (session.isPending) {
+    body = <QueryLoading what="the test checkout" className="justify-center py-8" />;
+  } else if (session.isError) {
     const missing = session.error instanceof ApiRequestError && [400, 404].includes(session.error.status);
-    body = (
-      <p className="text-slate-700">
-        {missing
-          ? "This test checkout does not exist."
-          : messageOf(session.error, "The test checkout could not be loaded.")}
-      </p>
-    );
+    body = missing
+      ? <p className="text-slate-700">This test checkout does not exist.</p>
+      : <QueryError what="the test checkout" query={session} />;
   } else if (session.data.status !== "open") {
     body = (
       <div className="space-y-4">

@@ -3,26 +3,25 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { isPremium } from "../../../../../contract/accounts.ts";
 import type { Batch, Job } from "../../../../../contract/jobs.ts";
 import { planFor } from "../../../../../contract/plans.ts";
-import { AdSlot } from "../../ads/components/ad-slot.tsx";
-import { useUser } from "../../auth/api/get-user.ts";
-import { BatchActions } from "../../batches/components/batch-actions.tsx";
-import { BatchPanel } from "../../batches/components/batch-panel.tsx";
-import { BATCHES_QUERY_KEY, useBatches } from "../../batches/api/get-batches.ts";
-import { useRecompressBatch } from "../../batches/api/batch-actions.ts";
-import { SubscriptionCard } from "../../billing/components/subscription-card.tsx";
-import { ComparePanel } from "../../compare/components/compare-panel.tsx";
-import { useDeleteJobs } from "../../jobs/api/delete-job.ts";
-import { downloadUrl, previewUrl, useDownloadAllZip } from "../../jobs/api/download-job.ts";
-import { useJobs } from "../../jobs/api/get-jobs.ts";
-import { QUEUE_STATUS_QUERY_KEY, useQueueStatus } from "../../jobs/api/get-queue-status.ts";
-import { useRecompressJob } from "../../jobs/api/recompress-job.ts";
-import { ProcessingQueue } from "../../jobs/components/processing-queue.tsx";
-import { isInFlight } from "../../jobs/lib/job-state.ts";
-import { QueueStatusCard } from "../../usage/components/queue-status-card.tsx";
-import { SessionStatsCard } from "../../usage/components/session-stats-card.tsx";
-import { UsageCard } from "../../usage/components/usage-card.tsx";
-import { USAGE_QUERY_KEY, useUsage } from "../../usage/api/get-usage.ts";
-import { compressSettingsOf } from "../lib/compress-settings.ts";
+import { queryKeys } from "@web-api/query-keys.ts";
+import { downloadUrl, previewUrl } from "@web-api/endpoints.ts";
+import { QueryError, QueryLoading } from "../../../components/ui/query-state.tsx";
+import { AdSlot } from "../../ads/index.ts";
+import { useUser } from "../../auth/index.ts";
+import { BatchActions, BatchPanel, useBatches, useRecompressBatch } from "../../batches/index.ts";
+import { SubscriptionCard } from "../../billing/index.ts";
+import { ComparePanel } from "../../compare/index.ts";
+import {
+  isInFlight,
+  ProcessingQueue,
+  useDeleteJobs,
+  useDownloadAllZip,
+  useJobs,
+  useQueueStatus,
+  useRecompressJob,
+} from "../../jobs/index.ts";
+import { QueueStatusCard, SessionStatsCard, UsageCard, useUsage } from "../../usage/index.ts";
+import { sendableSettings } from "../lib/compress-settings.ts";
 import { settingsSummary } from "../lib/settings-summary.ts";
 import { useCompressSettings } from "../lib/use-compress-settings.ts";
 import { InfoBanner } from "./info-banner.tsx";
@@ -57,14 +56,14 @@ export function CompressorPage() {
   const plan = planFor(user?.subscriptionStatus ?? "free");
   const limits = { maxFileBytes: plan.maxFileBytes, maxFiles: plan.maxFilesPerUpload };
 
-  const { settings, update, ready } = useCompressSettings();
+  const { settings, update, ready, query: savedSettings } = useCompressSettings();
   const [files, setFilesState] = useState<File[]>([]);
   const setFiles = useCallback((fn: (prev: File[]) => File[]) => setFilesState(fn), []);
 
   const jobsQuery = useJobs();
   const jobs = jobsQuery.jobs;
   const active = jobs.some(isInFlight);
-  const { batches } = useBatches();
+  const batchesQuery = useBatches();
   const queue = useQueueStatus(active);
   const remove = useDeleteJobs();
   const { mutate: zipAll, isPending: zipping } = useDownloadAllZip();
@@ -73,8 +72,8 @@ export function CompressorPage() {
   // Re-compress from memory with the settings now in the panel (read through a ref, so the
   // callbacks stay stable and the memoised cards are not re-rendered by every settings change).
   const summary = settingsSummary(settings, premium);
-  const current = useRef({ settings: compressSettingsOf(settings, premium), summary });
-  current.current = { settings: compressSettingsOf(settings, premium), summary };
+  const current = useRef({ settings: sendableSettings(settings, premium), summary });
+  current.current = { settings: sendableSettings(settings, premium), summary };
   const { mutate: recompressJob } = useRecompressJob();
   const onRecompressJob = useCallback((job: Job) => recompressJob({ job, ...current.current }), [recompressJob]);
   const recompressBatch = useRecompressBatch();
@@ -93,7 +92,7 @@ export function CompressorPage() {
   const wasActive = useRef(active);
   useEffect(() => {
     if (wasActive.current && !active) {
-      for (const queryKey of [BATCHES_QUERY_KEY, USAGE_QUERY_KEY, QUEUE_STATUS_QUERY_KEY]) {
+      for (const queryKey of [queryKeys.batches, queryKeys.usage, queryKeys.queueStatus]) {
         void qc.invalidateQueries({ queryKey });
       }
     }
@@ -103,7 +102,7 @@ export function CompressorPage() {
   // Back from checkout (or a plan that ended): the limit changed, read today's usage again.
   const wasPremium = useRef(premium);
   useEffect(() => {
-    if (wasPremium.current !== premium) void qc.invalidateQueries({ queryKey: USAGE_QUERY_KEY });
+    if (wasPremium.current !== premium) void qc.invalidateQueries({ queryKey: queryKeys.usage });
     wasPremium.current = premium;
   }, [premium, qc]);
 
@@ -120,12 +119,21 @@ export function CompressorPage() {
             allowTarget={premium}
             files={files}
             setFiles={setFiles}
-            settingsSlot={<SettingsSummary settings={settings} update={update} premium={premium} />}
+            settingsSlot={savedSettings.isPending ? <QueryLoading what="your saved settings" /> : (
+              <>
+                {savedSettings.isError && (
+                  <QueryError what="your saved settings" query={savedSettings}>
+                    <p>Until they load, the settings below apply.</p>
+                  </QueryError>
+                )}
+                <SettingsSummary settings={settings} update={update} premium={premium} />
+              </>
+            )}
             onUploaded={showResults}
           />
           <ProcessingQueue
             jobs={jobs}
-            isLoading={jobsQuery.isLoading}
+            query={jobsQuery}
             renderCompare={renderCompare}
             onRecompress={onRecompressJob}
             recompressSettings={summary}
@@ -138,7 +146,8 @@ export function CompressorPage() {
             deleting={remove.isPending}
           />
           <BatchPanel
-            batches={batches}
+            batches={batchesQuery.batches}
+            query={batchesQuery}
             onRecompress={onRecompressBatch}
             recompressSettings={summary}
             recompressingId={recompressBatch.isPending ? recompressBatch.variables?.batch.id : undefined}
@@ -148,8 +157,8 @@ export function CompressorPage() {
         <aside aria-label="Account and usage" className="min-w-0 space-y-6">
           <SubscriptionCard />
           <UsageCard active={active} />
-          <SessionStatsCard jobs={jobs} />
-          <QueueStatusCard status={queue.data} />
+          <SessionStatsCard jobs={jobs} query={jobsQuery} />
+          <QueueStatusCard query={queue} />
           <AdSlot placement="sidebar" />
         </aside>
       </div>

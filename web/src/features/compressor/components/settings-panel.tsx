@@ -10,10 +10,16 @@ import {
   type Encoder,
   ENCODERS,
   MODES,
+  QUALITY_RANGE,
   searchesEncoders,
   type Target,
+  TARGET_KB_RANGE,
+  TARGET_SCORE_RANGE,
 } from "../../../../../contract/settings.ts";
-import type { SavedSettings } from "../api/settings.ts";
+import type { SavedSettings } from "../data/settings.ts";
+
+/** A typed number into its range (an empty or non-numeric field reads as the minimum). */
+const clamp = (n: number, r: { min: number; max: number }) => Math.max(r.min, Math.min(r.max, n || r.min));
 
 const MODE_LABELS = { speed: "Speed", balanced: "Balanced", quality: "Quality" } as const;
 const PRIORITY_LABELS = { low: "Low", normal: "Normal", high: "High" } as const;
@@ -108,8 +114,8 @@ export function SettingsPanel(
           <input
             id="setting-quality"
             type="range"
-            min={1}
-            max={100}
+            min={QUALITY_RANGE.min}
+            max={QUALITY_RANGE.max}
             step={1}
             value={settings.quality}
             aria-valuetext={`${settings.quality}, ${qualityLabel(settings.quality)}`}
@@ -330,31 +336,30 @@ function TargetControls(
           <input
             id="setting-target-kb"
             type="number"
-            min={1}
-            max={100000}
+            min={TARGET_KB_RANGE.min}
+            max={TARGET_KB_RANGE.max}
             step={1}
             value={target.kb}
             onChange={(e) =>
-              onChange({ kind: "size", kb: Math.max(1, Math.min(100_000, Math.round(Number(e.target.value) || 1))) })}
+              onChange({ kind: "size", kb: clamp(Math.round(Number(e.target.value)), TARGET_KB_RANGE) })}
             className={SELECT}
           />
         </Field>
       )}
       {target?.kind === "quality" && (
         <Field
-          label="Target quality score (50-95)"
+          label={`Target quality score (${TARGET_SCORE_RANGE.min}-${TARGET_SCORE_RANGE.max})`}
           htmlFor="setting-target-score"
           hint="The smallest file that keeps this measured score"
         >
           <input
             id="setting-target-score"
             type="number"
-            min={50}
-            max={95}
+            min={TARGET_SCORE_RANGE.min}
+            max={TARGET_SCORE_RANGE.max}
             step={1}
             value={target.score}
-            onChange={(e) =>
-              onChange({ kind: "quality", score: Math.max(50, Math.min(95, Number(e.target.value) || 50)) })}
+            onChange={(e) => onChange({ kind: "quality", score: clamp(Number(e.target.value), TARGET_SCORE_RANGE) })}
             className={SELECT}
           />
         </Field>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { SavedSettings } from "../api/settings.ts";
+import type { SavedSettings } from "../data/settings.ts";
 import { settingsSummary } from "../lib/settings-summary.ts";
 import { SettingsPanel } from "./settings-panel.tsx";
 

@@ -1,5 +1,5 @@
-import type { CompressSettings, Encoder } from "../../../../../contract/settings.ts";
-import type { SavedSettings } from "../api/settings.ts";
+import type { Encoder } from "../../../../../contract/settings.ts";
+import type { SavedSettings } from "../data/settings.ts";
 
 /**
  * The JPEG encoder the server is sent: the chosen one for JPEG output; WebP has its own encoder and the
@@ -8,22 +8,14 @@ import type { SavedSettings } from "../api/settings.ts";
 export const encoderFor = (s: Pick<SavedSettings, "format" | "encoder">): Encoder =>
   s.format === "webp" ? "mozjpeg" : s.encoder;
 
-/** The panel's settings as the server accepts them (`PUT /api/settings`): the encoder fits the format. */
+/** The panel's settings as the server accepts them to remember: the encoder fits the format. */
 export const savableSettings = (s: SavedSettings): SavedSettings => ({ ...s, encoder: encoderFor(s) });
 
 /**
- * The compression settings of the panel, without the batch options, for a re-compression
- * (`recompressSchema`): a target only on Premium, as for an upload.
+ * The panel's settings as an upload or a re-compression sends them (what is on screen is what runs):
+ * the encoder fits the format, and a target only on Premium (the server refuses it on the free plan).
  */
-export const compressSettingsOf = (s: SavedSettings, premium: boolean): CompressSettings => ({
-  quality: s.quality,
-  format: s.format,
-  encoder: encoderFor(s),
-  mode: s.mode,
-  progressive: s.progressive,
-  mozjpeg: s.mozjpeg,
-  optimizeForWeb: s.optimizeForWeb,
-  stripMetadata: s.stripMetadata,
-  chromaSubsampling: s.chromaSubsampling,
+export const sendableSettings = (s: SavedSettings, premium: boolean): SavedSettings => ({
+  ...savableSettings(s),
   target: premium ? s.target : null,
 });

@@ -1,6 +1,6 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
-import type { SavedSettings } from "../api/settings.ts";
+import type { SavedSettings } from "../data/settings.ts";
 
 /** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"). */
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_SAVED_SETTINGS } from "../../../../../contract/settings.ts";
-import { type SavedSettings, useSettings, useUpdateSettings } from "../api/settings.ts";
+import { type SavedSettings, useSettings, useUpdateSettings } from "../data/settings.ts";
 import { savableSettings } from "./compress-settings.ts";
 
 /** Quiet time after the last change before the settings are saved. */
@@ -41,5 +41,5 @@ export function useCompressSettings() {
 
   // Ready once the saved settings arrived (or could not be read: the defaults then apply).
   const ready = remote.isError || (remote.isSuccess && (touched.current || latest.current !== DEFAULT_SAVED_SETTINGS));
-  return { settings, update, isLoading: remote.isLoading, ready };
+  return { settings, update, ready, query: remote };
 }

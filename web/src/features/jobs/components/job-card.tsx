@@ -5,7 +5,8 @@ import { Button } from "../../../components/ui/button.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { jobWarning } from "../../../lib/review.ts";
-import { downloadJob, previewUrl } from "../api/download-job.ts";
+import { previewUrl } from "@web-api/endpoints.ts";
+import { downloadJob } from "../data/download-job.ts";
 import { isDownloadable } from "../lib/job-state.ts";
 
 const STATUS_LABELS: Record<Job["status"], string> = {

@@ -1,8 +1,9 @@
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import type { Job } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { type QueryLike, QueryState } from "../../../components/ui/query-state.tsx";
 import { JOB_ORDERS, type JobOrder, orderJobs, savings, savingsText } from "../../../lib/review.ts";
-import { useDeleteJobs } from "../api/delete-job.ts";
+import { useDeleteJobs } from "../data/delete-job.ts";
 import { JobCard } from "./job-card.tsx";
 
 /**
@@ -11,9 +12,10 @@ import { JobCard } from "./job-card.tsx";
  * order: lowest score, largest file, or only the images that were already optimised.
  */
 export function ProcessingQueue(
-  { jobs, isLoading, renderCompare, onRecompress, recompressSettings }: {
+  { jobs, query, renderCompare, onRecompress, recompressSettings }: {
     jobs: Job[];
-    isLoading: boolean;
+    /** The read of the jobs, for its loading and error states. */
+    query: QueryLike;
     renderCompare: (job: Job, onClose: () => void) => ReactNode;
     /** Re-compress a completed job with the current settings (stable, so cards stay memoised). */
     onRecompress?: (job: Job) => void;
@@ -34,9 +36,11 @@ export function ProcessingQueue(
       <CardHeader className="space-y-2 p-3 pb-3 sm:p-4">
         <div className="flex items-baseline justify-between gap-2">
           <CardTitle>Processing Queue</CardTitle>
-          <p className="shrink-0 text-xs text-slate-500 sm:text-sm" data-testid="queue-summary">
-            {done} of {jobs.length} completed
-          </p>
+          {query.data !== undefined && (
+            <p className="shrink-0 text-xs text-slate-500 sm:text-sm" data-testid="queue-summary">
+              {done} of {jobs.length} completed
+            </p>
+          )}
         </div>
         {(summary || jobs.length > 1) && (
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -58,33 +62,38 @@ export function ProcessingQueue(
         )}
       </CardHeader>
       <CardContent className="p-3 pt-0 sm:p-4 sm:pt-0">
-        {jobs.length === 0
-          ? (
+        <QueryState
+          query={query}
+          what="your jobs"
+          isEmpty={jobs.length === 0}
+          empty={
             <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
-              {isLoading ? "Loading your jobs…" : "No jobs yet. Upload JPEG images to start compressing."}
+              No jobs yet. Upload JPEG images to start compressing.
             </p>
-          )
-          : shown.length === 0
-          ? (
-            <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">
-              No image was already optimised.
-            </p>
-          )
-          : (
-            <ul className="space-y-3" aria-label="Jobs">
-              {shown.map((job) => (
-                <JobCard
-                  key={job.id}
-                  job={job}
-                  onDelete={onDelete}
-                  renderCompare={renderCompare}
-                  onRecompress={onRecompress}
-                  recompressSettings={recompressSettings}
-                  sourceName={job.sourceJobId ? names.get(job.sourceJobId) ?? null : undefined}
-                />
-              ))}
-            </ul>
-          )}
+          }
+        >
+          {shown.length === 0
+            ? (
+              <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">
+                No image was already optimised.
+              </p>
+            )
+            : (
+              <ul className="space-y-3" aria-label="Jobs">
+                {shown.map((job) => (
+                  <JobCard
+                    key={job.id}
+                    job={job}
+                    onDelete={onDelete}
+                    renderCompare={renderCompare}
+                    onRecompress={onRecompress}
+                    recompressSettings={recompressSettings}
+                    sourceName={job.sourceJobId ? names.get(job.sourceJobId) ?? null : undefined}
+                  />
+                ))}
+              </ul>
+            )}
+        </QueryState>
       </CardContent>
     </Card>
   );

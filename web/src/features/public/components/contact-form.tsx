@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
 import { CONTACT_LIMITS, CONTACT_SUCCESS, type ContactInput } from "../../../../../contract/contact.ts";
-import { messageOf } from "../../../api/client.ts";
+import { messageOf } from "@web-api/client.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
 import { Label } from "../../../components/ui/label.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { useSendContactMessage } from "../api/send-contact.ts";
+import { useSendContactMessage } from "../data/send-contact.ts";
 
 type Field = "name" | "email" | "subject" | "message";
 type Errors = Partial<Record<Field, string>>;

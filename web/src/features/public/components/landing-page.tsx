@@ -11,7 +11,7 @@ import { useStoreStatements } from "../../../lib/store-kind.ts";
 import type { StoreStatements } from "../../../../../contract/storage.ts";
 import { useWindowDrop } from "../../../lib/use-window-drop.ts";
 import { dragIsInvalid, limitLabel, selectFiles } from "../../../lib/validate-files.ts";
-import { AdSlot } from "../../ads/components/ad-slot.tsx";
+import { AdSlot } from "../../ads/index.ts";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { PublicLayout } from "./public-layout.tsx";
 

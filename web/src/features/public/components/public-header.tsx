@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { useUser } from "../../auth/api/get-user.ts";
+import { useUser } from "../../auth/index.ts";
 import { MenuToggle } from "../../../components/layout/menu-toggle.tsx";
 
 const LINKS = [

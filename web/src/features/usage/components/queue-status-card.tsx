@@ -1,10 +1,13 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { QueueStatus } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 import { queueEfficiency } from "../lib/session-stats.ts";
 import { StatGrid, type StatRow } from "./stat-grid.tsx";
 
 /** Your share of the queue: slots in use and queue efficiency (spec §9), explained in a sentence. */
-export function QueueStatusCard({ status }: { status: QueueStatus | undefined }) {
+export function QueueStatusCard({ query }: { query: UseQueryResult<QueueStatus> }) {
+  const status = query.data;
   const rows: StatRow[] = status
     ? [
       ["Concurrent limit", String(status.maxConcurrentJobs), "queue-max"],
@@ -23,8 +26,8 @@ export function QueueStatusCard({ status }: { status: QueueStatus | undefined })
         <CardTitle>Queue Status</CardTitle>
       </CardHeader>
       <CardContent className="min-h-20">
-        {status
-          ? (
+        <QueryState query={query} what="the queue status">
+          {status && (
             <>
               <StatGrid rows={rows} />
               <p className="mt-3 text-xs text-slate-500" data-testid="queue-efficiency-help">
@@ -33,8 +36,8 @@ export function QueueStatusCard({ status }: { status: QueueStatus | undefined })
                 allows.
               </p>
             </>
-          )
-          : <p className="text-sm text-slate-500">Loading…</p>}
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   );

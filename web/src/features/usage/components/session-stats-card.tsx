@@ -1,5 +1,6 @@
 import type { Job } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { type QueryLike, QueryLoading } from "../../../components/ui/query-state.tsx";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { savings } from "../../../lib/review.ts";
 import { sessionStats } from "../lib/session-stats.ts";
@@ -7,9 +8,10 @@ import { StatGrid, type StatRow } from "./stat-grid.tsx";
 
 /**
  * Spec §3's session stats, derived from the jobs on the page. Savings are byte-weighted (saved
- * bytes over original bytes of the completed images), as in the job list's summary.
+ * bytes over original bytes of the completed images), as in the job list's summary. Until the jobs
+ * are read there are no figures (not zeros); a failed read is reported, with Retry, by the job list.
  */
-export function SessionStatsCard({ jobs }: { jobs: Job[] }) {
+export function SessionStatsCard({ jobs, query }: { jobs: Job[]; query: QueryLike }) {
   const s = sessionStats(jobs);
   const saved = savings(jobs);
   const rows: StatRow[] = [
@@ -25,7 +27,11 @@ export function SessionStatsCard({ jobs }: { jobs: Job[] }) {
         <CardTitle>Session Stats</CardTitle>
       </CardHeader>
       <CardContent>
-        <StatGrid rows={rows} />
+        {query.data !== undefined
+          ? <StatGrid rows={rows} />
+          : query.isPending
+          ? <QueryLoading what="your stats" />
+          : <p className="text-sm text-slate-500">The figures show once your jobs are loaded.</p>}
       </CardContent>
     </Card>
   );

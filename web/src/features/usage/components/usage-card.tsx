@@ -1,8 +1,9 @@
 import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 import { cn } from "../../../lib/cn.ts";
-import { useUsage } from "../api/get-usage.ts";
+import { useUsage } from "../data/get-usage.ts";
 import { usageLevel } from "../lib/session-stats.ts";
 
 const resetTime = (iso: string) =>
@@ -10,16 +11,17 @@ const resetTime = (iso: string) =>
 
 /** Today's compressions against the plan's daily limit (server-counted, UTC day). */
 export function UsageCard({ active }: { active: boolean }) {
-  const { data, isError } = useUsage(active);
+  const usage = useUsage(active);
+  const data = usage.data;
   return (
     <Card data-testid="usage-card">
       <CardHeader>
         <CardTitle>Daily Usage</CardTitle>
       </CardHeader>
       <CardContent className="min-h-24 space-y-2 text-sm">
-        {!data
-          ? <p className="text-slate-500">{isError ? "Usage is unavailable right now" : "Loading…"}</p>
-          : <UsageBody used={data.used} limit={data.limit} resetsAt={data.resetsAt} />}
+        <QueryState query={usage} what="today's usage">
+          {data && <UsageBody used={data.used} limit={data.limit} resetsAt={data.resetsAt} />}
+        </QueryState>
       </CardContent>
     </Card>
   );

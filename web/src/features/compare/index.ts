@@ -1,0 +1,1 @@
+export { ComparePanel } from "./components/compare-panel.tsx";

@@ -1,0 +1,1 @@
+export { CompressorPage } from "./components/compressor-page.tsx";

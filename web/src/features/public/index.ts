@@ -1,0 +1,4 @@
+export { AboutPage } from "./components/about-page.tsx";
+export { ContactPage } from "./components/contact-page.tsx";
+export { LandingPage } from "./components/landing-page.tsx";
+export { PrivacyPage } from "./components/privacy-page.tsx";
