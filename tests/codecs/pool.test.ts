@@ -6,6 +6,7 @@ import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { CompressStage } from "../../codecs/types.ts";
 import { fixture, settings } from "./helpers.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 async function rejectsWith(promise: Promise<unknown>, code: CodecErrorCode, message?: RegExp) {
   await assert.rejects(promise, (error) => {
@@ -166,10 +167,11 @@ Deno.test("if the host that starts workers dies, running jobs fail as crashes an
     assert.deepEqual(after.map((r) => r.width), [64, 64, 64]);
     // The dead host's codec workers went with it (each holds ~5 threads): none are left behind once
     // the runtime has wound their threads down.
-    for (let waited = 0; threads() > before + 4 && waited < 15_000; waited += 250) {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.ok(threads() <= before + 4, `${before} threads before the crash, ${threads()} after`);
+    await waitFor(() => threads() <= before + 4, {
+      timeoutMs: 15_000,
+      intervalMs: 250,
+      message: () => `the dead host's threads to go: ${before} threads before the crash, ${threads()} now`,
+    });
   } finally {
     await pool.close();
   }

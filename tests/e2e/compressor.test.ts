@@ -15,6 +15,7 @@ import {
   type UploadFile,
   waitForCompleted,
 } from "./compressor-helpers.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
@@ -216,10 +217,15 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.equal(widths.length, 2);
     for (const w of widths) assert.ok(Math.abs(w - 0.25) < 0.02, `drawn at ${w} of its pixels`);
 
-    // The server's measured scores, banded good/fair/poor, and the size reduction.
-    const bands = await panel.getByTestId("score").evaluateAll((els) => els.map((e) => e.getAttribute("data-band")));
-    assert.equal(bands.length, 4);
-    for (const b of bands) assert.ok(["good", "fair", "poor"].includes(b ?? ""), String(b));
+    // The server's measured scores, each with its word and colour (ADR 026), and the size reduction.
+    const tiles = await panel.getByTestId("score").evaluateAll((els) =>
+      els.map((e) => [e.getAttribute("data-tone"), e.getAttribute("data-word")])
+    );
+    assert.equal(tiles.length, 4);
+    for (const [tone, word] of tiles) {
+      assert.ok(["good", "fair", "poor"].includes(tone ?? ""), String(tone));
+      assert.ok(["Lossless", "Excellent", "Very Good", "Good", "Fair", "Poor", "Very Poor"].includes(word ?? ""));
+    }
     assert.match(await panel.getByTestId("size-reduction").textContent() ?? "", /^\d+%$/);
     // Compressed and original previews really loaded.
     await page.waitForFunction(() =>
@@ -347,10 +353,30 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
       await row.getByRole("button", { name: /^Resume / }).waitFor();
       await row.getByRole("button", { name: /^Cancel / }).waitFor();
       assert.equal(await row.getByRole("button", { name: /^Pause / }).count(), 0);
-      // In-flight jobs may finish, but the rest wait.
-      await page.waitForTimeout(3000);
-      const pending = await page.locator('[data-testid="job-card"][data-status="pending"]').count();
+      // In-flight jobs may finish, but the rest wait. The server paused the batch before it answered, and
+      // from then on it refuses to start a job of it: the jobs started by now are the only ones that may run.
+      const serverJobs = () =>
+        page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs as { id: string; status: string }[]);
+      const startedBeforePause = new Set((await serverJobs()).filter((j) => j.status !== "pending").map((j) => j.id));
+      // Once none runs (the queue status counts the jobs this server runs; each run's end dispatched the next
+      // job at once), none can start before the resume: whatever would have started has started by then.
+      const processing = () =>
+        page.evaluate(async () => (await (await fetch("/api/queue/status")).json()).currentlyProcessing);
+      await waitFor(async () => await processing() === 0, {
+        timeoutMs: 120_000,
+        intervalMs: 500, // within the session's poll budget, beside the page's own polls
+        message: "the jobs in flight at the pause to end",
+      });
+      const afterwards = await serverJobs();
+      const startedSince = afterwards.filter((j) => j.status !== "pending" && !startedBeforePause.has(j.id));
+      assert.deepEqual(startedSince, [], "no job started after the pause");
+      const pending = afterwards.filter((j) => j.status === "pending").length;
       assert.ok(pending > 0, "pending jobs wait while the batch is paused");
+      const pendingCards = page.locator('[data-testid="job-card"][data-status="pending"]');
+      await waitFor(async () => await pendingCards.count() === pending, {
+        message: () => `the page showing the ${pending} pending jobs (after its next poll)`,
+      });
+      await page.locator('[data-testid="batch-row"][data-status="paused"]').waitFor();
       await row.getByRole("button", { name: /^Resume / }).click();
       await waitForCompleted(page, 8, 120_000);
       await page.locator('[data-testid="batch-row"][data-status="completed"]').waitFor();

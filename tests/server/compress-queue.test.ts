@@ -1,15 +1,40 @@
 /** Scheduling, batch controls, quota refunds, retention and ownership, with a compressor the test drives. */
 import assert from "node:assert/strict";
-import { createTestApp, makePremium, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
+import { createTestApp, makePremium, signUp, type TestApp, upload, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
+import { expectConsoleError } from "../setup/fail-on-console-error.ts";
+import { waitFor } from "../setup/wait-for.ts";
 import { CompressionService, RESTART_MESSAGE } from "../../server/services/compression/compression-service.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
+import { jobs as jobsTable } from "../../db/schema.ts";
 
 const files = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => taggedFile(`${prefix}${i}`));
 const get = async (t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie: string) =>
   await (await t.request(path, { headers: { Cookie: cookie } })).json();
 const post = (t: Awaited<ReturnType<typeof createTestApp>>, path: string, cookie: string, method = "POST") =>
   t.request(path, { method, headers: { Cookie: cookie } });
+
+/**
+ * The tags of the jobs the app's scheduler runs and holds queued. It dispatches synchronously (on an
+ * enqueue, a resume, a run's end), so right after the event that made it dispatch, this is what it
+ * decided, and it starts nothing more until the next such event: "nothing else started" is read here
+ * instead of hoped for after a sleep.
+ */
+async function scheduled(t: TestApp): Promise<{ running: string[]; queued: string[] }> {
+  const rows = await t.db.select({ id: jobsTable.id, filename: jobsTable.filename }).from(jobsTable);
+  const tagOf = (id: string) => rows.find((r) => r.id === id)?.filename.replace(/\.jpg$/, "") ?? id;
+  const s = t.compression.scheduler;
+  return {
+    running: rows.filter((r) => s.isRunning(r.id)).map((r) => tagOf(r.id)).sort(),
+    queued: s.queuedIds().map(tagOf).sort(),
+  };
+}
+
+/** Waits for the runs the test ended to have ended here too (each end dispatched whatever may start). */
+const runsEnded = (t: TestApp, running: number) =>
+  waitFor(() => t.compression.scheduler.runningCount === running, {
+    message: () => `${running} job(s) running (${t.compression.scheduler.runningCount})`,
+  });
 
 Deno.test("a Premium job overtakes queued free jobs", async () => {
   const compressor = new HeldCompressor(1);
@@ -61,7 +86,8 @@ Deno.test("a free user runs at most 2 jobs at once; queue status reports the slo
   const { cookie } = await signUp(t);
   await upload(t, cookie, files("f", 4));
   await compressor.started(2);
-  await new Promise((r) => setTimeout(r, 100));
+  // The upload's enqueue dispatched at once: two run, the other two wait for the user's slots.
+  assert.deepEqual(await scheduled(t), { running: ["f0", "f1"], queued: ["f2", "f3"] });
   assert.equal(compressor.calls.length, 2);
   assert.deepEqual(await get(t, "/api/queue/status", cookie), {
     maxConcurrentJobs: 2,
@@ -79,11 +105,12 @@ Deno.test("jobs run side by side only while their estimated memory fits the serv
   await makePremium(t, "alice");
   await upload(t, cookie, files("m", 3), { maxConcurrent: "4" });
   await compressor.started(1);
-  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(await scheduled(t), { running: ["m0"], queued: ["m1", "m2"] }, "m1 does not fit beside m0");
   assert.equal(compressor.calls.length, 1);
   compressor.calls[0]!.finish();
   await compressor.started(2);
-  await new Promise((r) => setTimeout(r, 100));
+  // m0's end dispatched m1 (m0 is gone from the running ones: its run has ended), and m2 does not fit beside it.
+  assert.deepEqual(await scheduled(t), { running: ["m1"], queued: ["m2"] });
   assert.equal(compressor.calls.length, 2);
   await t.close();
 });
@@ -113,8 +140,9 @@ Deno.test("pause holds a batch's pending jobs, resume releases them", async () =
   assert.equal(paused.status, 200);
   assert.equal((await paused.json()).batch.status, "paused");
   compressor.calls[0]!.finish();
-  await new Promise((r) => setTimeout(r, 150));
-  assert.equal(compressor.calls.length, 1, "nothing new starts while paused");
+  await runsEnded(t, 0); // p0's run ended here, and the dispatch after it started nothing
+  assert.deepEqual(await scheduled(t), { running: [], queued: ["p1", "p2"] }, "nothing new starts while paused");
+  assert.equal(compressor.calls.length, 1);
   assert.equal((await get(t, "/api/batches", cookie)).batches[0].status, "paused");
   assert.equal((await post(t, `/api/batches/${batch.id}/pause`, cookie)).status, 409);
 
@@ -145,8 +173,9 @@ Deno.test("cancelling a batch drops pending work, aborts the running job, keeps 
   assert.equal((await get(t, "/api/usage", cookie)).used, 1, "only the completed job counts");
   const completed = body.batch.jobs[0];
   assert.equal((await post(t, `/api/download/${completed.id}`, cookie, "GET")).status, 200);
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(compressor.calls.length, 2, "nothing else starts");
+  // The cancel dropped the queued jobs and awaited the aborted run's end (and the dispatch after it).
+  assert.deepEqual(await scheduled(t), { running: [], queued: [] }, "nothing else starts");
+  assert.equal(compressor.calls.length, 2);
   assert.equal((await post(t, `/api/batches/${batch.id}`, cookie, "DELETE")).status, 409);
   await t.close();
 });
@@ -163,7 +192,8 @@ Deno.test("pauseOnError pauses the batch when a job fails, and the failure refun
   const failed = jobs.find((j: { status: string }) => j.status === "error");
   assert.equal(failed.errorMessage, "Cannot decode the image: its scan data is corrupt");
   assert.equal((await get(t, "/api/batches", cookie)).batches[0].status, "paused");
-  await new Promise((r) => setTimeout(r, 100));
+  await runsEnded(t, 0); // the failed run ended here, and the dispatch after it started nothing
+  assert.deepEqual(await scheduled(t), { running: [], queued: ["e1", "e2"] });
   assert.equal(compressor.calls.length, 1);
   assert.equal((await get(t, "/api/usage", cookie)).used, 2);
   await t.close();
@@ -174,15 +204,12 @@ Deno.test("an unexpected failure shows a generic message, never internals", asyn
   const t = await createTestApp({ compressor });
   const { cookie } = await signUp(t);
   await upload(t, cookie, [taggedFile("x")]);
-  const original = console.error;
-  console.error = () => {};
-  try {
+  // The internals go to the server's log only.
+  await expectConsoleError(/^Job \S+ failed: Error: wasm trap at 0xdeadbeef/, async () => {
     (await compressor.started(1))[0]!.fail(new Error("wasm trap at 0xdeadbeef"));
     const [job] = await waitForJobs(t, cookie, (js) => js[0]?.status === "error");
     assert.equal(job.errorMessage, "Compression failed unexpectedly; please try again");
-  } finally {
-    console.error = original;
-  }
+  });
   await t.close();
 });
 
@@ -350,8 +377,7 @@ Deno.test("a fixed-quality result downloads before its score, which is measured 
   assert.equal(compressor.scoreCalls.length, 0, "the only worker is busy with s1");
 
   calls[1]!.finish({ scores: null });
-  const deadline = Date.now() + 5000;
-  while (compressor.scoreCalls.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => compressor.scoreCalls.length > 0, { message: "a score measured once the worker is free" });
   assert.equal(compressor.scoreCalls[0]!.tag, "s0");
   compressor.scoreCalls[0]!.finish();
   const scored = await waitForJobs(t, cookie, (js) => js.find((j) => j.id === done.id)!.scorePending === false);

@@ -10,6 +10,8 @@ import { type HeldCall, HeldCompressor, taggedFile } from "../setup/held-compres
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
+import { QueueReads } from "../../server/services/lifecycle/queue-reads.ts";
+import { jobs } from "../../db/schema.ts";
 import { waitFor } from "../setup/wait-for.ts";
 
 const files = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => taggedFile(`${prefix}${i}`));
@@ -27,9 +29,8 @@ function startLog(compressors: HeldCompressor[]) {
       seen.push(...fresh);
       return fresh.map((c) => c.tag).sort();
     },
-    /** No job started beyond those seen, after the queue had a moment to act. */
-    async none(ms = 200): Promise<void> {
-      await new Promise((r) => setTimeout(r, ms));
+    /** No job started beyond those seen (asserted once `inWork` has shown that nothing else can start). */
+    none(): void {
       assert.deepEqual(all().filter((c) => !seen.includes(c)).map((c) => c.tag), [], "no other job started");
     },
     finish(tag: string): void {
@@ -40,8 +41,59 @@ function startLog(compressors: HeldCompressor[]) {
   };
 }
 
+/**
+ * Waits until exactly the jobs tagged `tags` are in work (the runs the test ended have ended), then
+ * asserts from the app's state that every other unfinished job waits and none can start until the next
+ * event (an upload, a run's end, a resume): "nothing else started" is read from state, not slept on.
+ */
+type InWork = (tags: string[]) => Promise<void>;
+
+/** The unfinished jobs, each with its tag. */
+async function unfinished(t: TestApp) {
+  const rows = await t.db.select().from(jobs);
+  return rows.filter((r) => r.status === "pending" || r.status === "processing")
+    .map((r) => ({ ...r, tag: r.filename.replace(/\.jpg$/, "") }));
+}
+
+/**
+ * One instance: its scheduler dispatches synchronously, on an enqueue and on a run's end, so once the
+ * runs the test ended have left it, what it runs and holds queued is what it decided, until the next event.
+ */
+function inWorkOnOneInstance(t: TestApp): InWork {
+  const s = t.compression.scheduler;
+  return async (tags) => {
+    await waitFor(() => s.runningCount === tags.length, {
+      message: () => `${tags.length} jobs running (${s.runningCount})`,
+    });
+    const rows = await unfinished(t);
+    assert.deepEqual(rows.filter((r) => s.isRunning(r.id)).map((r) => r.tag).sort(), tags, "the jobs running");
+    const queued = new Set(s.queuedIds());
+    const loose = rows.filter((r) => !s.isRunning(r.id) && !queued.has(r.id)).map((r) => r.tag);
+    assert.deepEqual(loose, [], "every other unfinished job waits in the scheduler's queue");
+  };
+}
+
+/**
+ * Instances on a shared queue: a pull claims only while its instance has a free slot (it stops before
+ * reading the queue otherwise), and only jobs the database offers. Once the runs the test ended have left
+ * the instances, the leases say which jobs are in work; every other job is unclaimed, and if a slot is
+ * free the database offers nothing, so no pull, now or later, can claim one until the next event.
+ */
+function inWorkOnSharedQueue(t: TestApp, instances: CompressionService[]): InWork {
+  const queue = new QueueReads(t.db);
+  const held = () => instances.reduce((n, s) => n + s.scheduler.runningCount + s.scheduler.queuedCount, 0);
+  return async (tags) => {
+    await waitFor(() => held() === tags.length, { message: () => `${tags.length} jobs in work (${held()})` });
+    const rows = await unfinished(t);
+    assert.deepEqual(rows.filter((r) => r.leaseOwner !== null).map((r) => r.tag).sort(), tags, "the jobs leased");
+    if (instances.some((s) => s.scheduler.runningCount < s.scheduler.slots)) {
+      assert.deepEqual(await queue.claimable(200), [], "a slot is free, and the queue offers nothing to claim");
+    }
+  };
+}
+
 /** The scenario, on an app whose workers are `compressors` (two slots in all). */
-async function scenario(t: TestApp, compressors: HeldCompressor[]) {
+async function scenario(t: TestApp, compressors: HeldCompressor[], inWork: InWork) {
   const started = startLog(compressors);
   const ann = await signUp(t, "ann");
   const bob = await signUp(t, "bob");
@@ -53,7 +105,8 @@ async function scenario(t: TestApp, compressors: HeldCompressor[]) {
   assert.deepEqual(await started.next(2), ["a0", "a1"]);
   // Bob's single Normal job waits for one slot only: the first of Ann's jobs to end.
   assert.equal((await upload(t, bob.cookie, [taggedFile("b0")], { priority: "normal" })).status, 201);
-  await started.none();
+  await inWork(["a0", "a1"]);
+  started.none();
   started.finish("a0");
   assert.deepEqual(await started.next(), ["b0"], "Bob's job takes the first free slot, not Ann's High job");
 
@@ -73,7 +126,8 @@ async function scenario(t: TestApp, compressors: HeldCompressor[]) {
   assert.deepEqual(await started.next(), ["b1"]);
   started.finish("p0");
   started.finish("b1");
-  await started.none();
+  await inWork([]);
+  started.none();
 
   // Resumed, Ann's batch takes both slots again.
   await t.request(`/api/batches/${annBatch.batch.id}/resume`, { method: "POST", headers: { Cookie: ann.cookie } });
@@ -84,7 +138,7 @@ Deno.test("one instance: two free users share the slots; Premium goes next; a pa
   const compressor = new HeldCompressor(2);
   const t = await createTestApp({ compressor });
   try {
-    await scenario(t, [compressor]);
+    await scenario(t, [compressor], inWorkOnOneInstance(t));
   } finally {
     compressor.calls.forEach((c) => c.finish());
     await t.close();
@@ -110,7 +164,7 @@ Deno.test("two instances on one shared queue: the same order", async () => {
     return s;
   });
   try {
-    await scenario(t, held);
+    await scenario(t, held, inWorkOnSharedQueue(t, instances));
   } finally {
     held.forEach((c) => c.calls.forEach((call) => call.finish()));
     for (const s of instances) await s.drain(100);

@@ -5,6 +5,7 @@ import { createTestApp, signUp, upload, waitForJobs } from "../setup/app-harness
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { FileStore, MemoryStore } from "../../server/store/mod.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 const LEASE = 30_000;
 
@@ -77,17 +78,24 @@ Deno.test("a restart over a file: database and a file: store resumes the unfinis
   assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 2, failed: 0 });
   (await heldB.started(1))[0]!.finish();
   (await heldB.started(2))[1]!.finish();
-  for (let i = 0; i < 200; i++) {
-    if ((await restarted.listJobs(user.id)).every((j) => j.status === "completed")) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(async () => (await restarted.listJobs(user.id)).every((j) => j.status === "completed"), {
+    message: "both jobs completed on the restarted process",
+  });
   const jobs = await restarted.listJobs(user.id);
   assert.deepEqual(jobs.map((j) => j.status), ["completed", "completed"]);
-  assert.equal((await restarted.usage((await database.db.query.users.findFirst())!)).used, 2);
-  // The old process's late result changes nothing.
+  const used = async () => (await restarted.usage((await database.db.query.users.findFirst())!)).used;
+  assert.equal(await used(), 2);
+  // The old process's late result changes nothing. Its run of r1 ends (its result refused: the job is no
+  // longer its own), and the end dispatches r2, still queued there, whose start is refused too: the old
+  // scheduler empties once both are done.
   heldA.calls[0]!.finish();
-  await new Promise((r) => setTimeout(r, 50));
-  assert.deepEqual((await restarted.listJobs(user.id)).map((j) => j.status), ["completed", "completed"]);
+  const old = t.compression.scheduler;
+  await waitFor(() => old.runningCount === 0 && old.queuedCount === 0, {
+    message: () => `the old process's runs ended (${old.runningCount} running, ${old.queuedCount} queued)`,
+  });
+  assert.deepEqual(await restarted.listJobs(user.id), jobs, "the jobs are as the restarted process left them");
+  assert.equal(await used(), 2, "still charged once each");
+  assert.equal(heldA.calls.length, 1, "the old process never compressed r2");
   await restarted.drain(100);
   database.close();
   await t.close();
@@ -119,18 +127,16 @@ Deno.test("a restart over a file: store measures the deferred scores the previou
 
   const { database, heldB, restarted } = await restart();
   await restarted.recoverAfterRestart();
-  for (let i = 0; i < 200 && heldB.scoreCalls.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => heldB.scoreCalls.length > 0, { message: "the restarted process measuring the score" });
   assert.equal(heldB.scoreCalls[0]?.tag, "q1");
   heldB.scoreCalls[0]!.finish();
-  let job;
-  for (let i = 0; i < 200; i++) {
-    [job] = await restarted.listJobs(user.id);
-    if (!job?.scorePending) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.equal(job?.scorePending, false);
-  assert.equal(job?.expired, false, "a file: store keeps completed results across a restart");
-  assert.ok(job?.scores);
+  const job = await waitFor(async () => {
+    const [j] = await restarted.listJobs(user.id);
+    return j?.scorePending === false && j;
+  }, { message: "the score stored" });
+  assert.equal(job.scorePending, false);
+  assert.equal(job.expired, false, "a file: store keeps completed results across a restart");
+  assert.ok(job.scores);
   await restarted.drain(100);
   database.close();
   await t.close();

@@ -14,6 +14,7 @@ import { ensureSqld, startSqld } from "../setup/sqld.ts";
 import { startS3Server } from "../setup/s3-server.ts";
 import { jobRunEvents, runningOn, type RunningServer, startServer } from "../setup/server-process.ts";
 import { fixtureFile, remoteJobs, remoteSignUp, remoteUpload, remoteWaitForJobs } from "../setup/remote-client.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
 const ignore = unavailable !== null && Deno.env.get("CI") !== "true";
@@ -66,14 +67,6 @@ function runsOf(servers: { server: RunningServer; diedAt: number }[]): Run[] {
 function runningOnCount(runs: Run[], server: RunningServer): number {
   const instances = new Set(runsOf([{ server, diedAt: Infinity }]).map((r) => r.instance));
   return runs.filter((r) => instances.has(r.instance)).length;
-}
-
-async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!await cond()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 Deno.test({
@@ -212,7 +205,7 @@ Deno.test({
         assert.equal(res.status, 201, await res.clone().text());
         const ids = new Set(((await res.json()).jobs as { id: string }[]).map((j) => j.id));
         let done = 0, checked = 0;
-        await until(
+        await waitFor(
           async () => {
             if (Date.now() - checked > 250) { // within the per-session poll budget
               checked = Date.now();
@@ -220,8 +213,11 @@ Deno.test({
             }
             return done >= 3 && runningOn(a).some((id) => ids.has(id));
           },
-          60_000,
-          "A running a job of the batch after 3 completed",
+          {
+            timeoutMs: 60_000,
+            intervalMs: 20,
+            message: () => `A running a job of the batch after 3 completed (${done})`,
+          },
         );
         const killedAt = Date.now();
         const held = runningOn(a).filter((id) => ids.has(id));
@@ -252,7 +248,11 @@ Deno.test({
         const res = await remoteUpload(c.url, premium, files);
         assert.equal(res.status, 201);
         const ids = new Set(((await res.json()).jobs as { id: string }[]).map((j) => j.id));
-        await until(() => runningOn(b).some((id) => ids.has(id)), 60_000, "B running a job of the batch");
+        await waitFor(() => runningOn(b).some((id) => ids.has(id)), {
+          timeoutMs: 60_000,
+          intervalMs: 20,
+          message: "B running a job of the batch",
+        });
         const running = runningOn(b).filter((id) => ids.has(id));
         const t0 = Date.now();
         await b.stop();

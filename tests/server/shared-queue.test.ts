@@ -52,16 +52,27 @@ async function cluster(now: () => number) {
   return { t, worker, close };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-
-/** Long enough for every instance to have polled several times: for asserting what they did not claim. */
-const severalPolls = () => new Promise((r) => setTimeout(r, 10 * POLL_MS));
+type Cluster = Awaited<ReturnType<typeof cluster>>;
 
 /** The file names of the unfinished jobs `instance` holds a lease on. */
-async function heldBy(t: Awaited<ReturnType<typeof cluster>>["t"], instance: CompressionService): Promise<string[]> {
+async function heldBy(t: Cluster["t"], instance: CompressionService): Promise<string[]> {
   const rows = await t.db.select().from(jobs).where(eq(jobs.leaseOwner, instance.instanceId));
   return rows.filter((r) => r.status !== "completed").map((r) => r.filename).sort();
 }
+
+const rowOf = async (t: Cluster["t"], id: string) => (await t.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+
+/** Waits until the job's deferred score has been stored. */
+const scoreStored = (t: Cluster["t"], id: string) =>
+  waitFor(async () => !(await rowOf(t, id)).scoreDue, { message: `job ${id}'s score stored` });
+
+/**
+ * An idle instance looks for unmeasured scores at its start and then once a lease, and a look that finds
+ * nothing to take leaves no trace: no event shows that it happened. Where a test asserts that an instance
+ * did not take a measurement, it gives the instances this window (several polls) to do it wrongly, then
+ * reads the database: who holds the score's lease (the lease columns of a completed job).
+ */
+const scoreScanWindow = () => new Promise((r) => setTimeout(r, 10 * POLL_MS));
 
 /** One job uploaded by frida, run by a new instance B and completed with its score deferred. */
 async function completedOnB(
@@ -79,25 +90,28 @@ async function completedOnB(
 Deno.test("WORKERS=0 records jobs without running them; an instance with workers pulls them, Premium first", async () => {
   const now = Date.now();
   const { t, worker, close } = await cluster(() => now);
+  // No slots, so no puller: nothing on the HTTP-only instance ever claims a job.
+  assert.equal(t.compression.scheduler.slots, 0);
   const free = await signUp(t, "frida");
   const premium = await signUp(t, "pia");
   await makePremium(t, "pia");
   await upload(t, free.cookie, [taggedFile("f1"), taggedFile("f2")]);
   await upload(t, premium.cookie, [taggedFile("p1")]);
-  await settle();
+  // Admission committed the jobs before answering, unclaimed; no instance with workers exists yet.
   const rows = await t.db.select().from(jobs);
   assert.equal(rows.length, 3);
   assert.ok(
     rows.every((r) => r.status === "pending" && r.leaseOwner === null),
     "the HTTP-only instance claimed nothing",
   );
-  assert.equal(t.compression.scheduler.slots, 0);
 
   const held = new HeldCompressor(1);
   const b = worker(held);
   const [first] = await held.started(1);
   assert.equal(first!.tag, "p1", "Premium goes first, though it came last");
-  await severalPolls();
+  // B's one slot runs p1, and a pull claims at most the free slots (slots − running − queued): until p1
+  // ends, every pull of B stops before it reads the queue.
+  assert.deepEqual([b.scheduler.runningCount, b.scheduler.queuedCount], [1, 0]);
   assert.deepEqual(await heldBy(t, b), ["p1.jpg"], "no free slot: B claims nothing more");
   assert.equal(held.calls.length, 1);
   first!.finish();
@@ -118,6 +132,10 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
   const { cookie } = await signUp(t, "frida"); // free: 2 at once
+  // Gina's single jobs show D's pulls: an instance pulls once at a time, so when D claims one, the pull
+  // before it has ended, and that pull had a free slot and frida's waiting jobs on offer.
+  const gina = await signUp(t, "gina");
+  const ginaUploads = (tag: string) => upload(t, gina.cookie, [taggedFile(tag)]);
   await upload(t, cookie, ["a", "b", "c", "d"].map((x) => taggedFile(x)));
   const heldB = new HeldCompressor(1), heldC = new HeldCompressor(1), heldD = new HeldCompressor(2);
   // One after the other, so each has pulled before the next starts.
@@ -125,14 +143,19 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   const [jb] = await heldB.started(1);
   const c = worker(heldC);
   const [jc] = await heldC.started(1);
-  const d = worker(heldD);
-  await severalPolls();
-  assert.deepEqual(await heldBy(t, d), [], "the user holds 2 jobs already, on B and C");
-  assert.equal(heldD.calls.length, 0);
   assert.deepEqual([jb!.tag, jc!.tag].sort(), ["a", "b"]);
+  // B and C are full now. D pulls with its 2 slots free: it may take gina's jobs, none of frida's.
+  const d = worker(heldD);
+  await ginaUploads("g1");
+  assert.equal((await heldD.started(1))[0]!.tag, "g1");
+  await ginaUploads("g2");
+  assert.equal((await heldD.started(2))[1]!.tag, "g2");
+  assert.deepEqual(await heldBy(t, d), ["g1.jpg", "g2.jpg"], "the user holds 2 jobs already, on B and C");
   const status = await (await t.request("/api/queue/status", { headers: { Cookie: cookie } })).json();
   assert.equal(status.currentlyProcessing, 2, "the HTTP-only instance counts the jobs running on B and C");
   assert.equal(status.availableSlots, 0);
+  heldD.calls.forEach((call) => call.finish());
+  await waitForJobs(t, gina.cookie, (js) => js.every((j) => j.status === "completed"));
 
   // B dies (never finishes nor renews: its heartbeat timer, every third of a 30 s lease, does not
   // come round in this test): after its lease, its job is claimable and D takes it. C renews half a
@@ -140,10 +163,12 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   now += LEASE / 2;
   await c.heartbeat();
   now += LEASE / 2 + 1;
-  const [jd] = await heldD.started(1);
-  assert.equal(jd!.tag, jb!.tag, "B's lapsed job, within the user's 2 (C's renewed + this one)");
-  await severalPolls();
-  assert.equal(heldD.calls.length, 1, "and only that one");
+  const jd = (await heldD.started(3))[2]!;
+  assert.equal(jd.tag, jb!.tag, "B's lapsed job, within the user's 2 (C's renewed + this one)");
+  // The pull that took it had a slot left, and frida's c and d on offer; the pull that takes g3 begins after it.
+  await ginaUploads("g3");
+  assert.equal((await heldD.started(4))[3]!.tag, "g3");
+  assert.deepEqual(await heldBy(t, d), [`${jb!.tag}.jpg`, "g3.jpg"], "and only that one");
   jc!.finish();
   jd!.finish();
   jb!.finish(); // B wakes: its result is refused (no longer its job)
@@ -154,7 +179,8 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
     for (const call of calls()) call.finish();
     return (await t.db.select().from(jobs)).every((r) => r.status === "completed");
   }, { message: () => `every job completed (${calls().length} runs started)` });
-  assert.equal(calls().length, 5, "4 jobs, one of them run twice (B's lapsed one)");
+  const fridaRuns = calls().filter((call) => !call.tag.startsWith("g"));
+  assert.equal(fridaRuns.length, 5, "4 jobs, one of them run twice (B's lapsed one)");
   const rows = await t.db.select().from(jobs);
   assert.ok(rows.every((r) => r.leaseOwner === null));
   assert.equal((await t.compression.usage((await t.db.query.users.findFirst())!)).used, 4, "charged once each");
@@ -172,26 +198,31 @@ Deno.test("a deferred score no instance measured is measured by an idle instance
   assert.equal(row!.scoreDue, true);
 
   const heldC = new HeldCompressor(1);
-  worker(heldC);
-  await severalPolls();
-  assert.equal(heldC.scoreCalls.length, 0, "not before the running instance had a lease's time to measure it");
+  const c = worker(heldC);
+  await scoreScanWindow();
+  // (The lease is nobody's, or B's if B had begun measuring before it died.)
+  assert.notEqual(
+    (await rowOf(t, row!.id)).leaseOwner,
+    c.instanceId,
+    "not before the running instance had a lease's time to measure it: C did not take it",
+  );
+  assert.equal(heldC.scoreCalls.length, 0);
   now += LEASE + 1;
   await waitFor(() => heldC.scoreCalls.length > 0, { message: "C measuring the score once the lease passed" });
   const heldD = new HeldCompressor(1);
   worker(heldD);
-  await severalPolls();
-  assert.equal(heldD.scoreCalls.length, 0, "C measures it: D does not");
+  await scoreScanWindow();
+  const measuring = await rowOf(t, row!.id);
+  assert.equal(measuring.leaseOwner, c.instanceId, "C measures it: the score's lease is C's");
+  assert.ok(measuring.leaseExpiresAt!.getTime() > now, "and it holds: D may not take it");
+  assert.equal(heldD.scoreCalls.length, 0);
   assert.equal(heldC.scoreCalls.length, 1);
   heldC.scoreCalls[0]!.finish();
-  for (let i = 0; i < 100; i++) {
-    const [r] = await t.db.select().from(jobs).where(eq(jobs.id, row!.id));
-    if (!r!.scoreDue) break;
-    await settle();
-  }
-  const [done] = await t.db.select().from(jobs).where(eq(jobs.id, row!.id));
-  assert.equal(done!.scoreDue, false);
-  assert.ok(done!.scoresJson);
-  assert.equal(done!.leaseOwner, null);
+  await scoreStored(t, row!.id);
+  const done = await rowOf(t, row!.id);
+  assert.equal(done.scoreDue, false);
+  assert.ok(done.scoresJson);
+  assert.equal(done.leaseOwner, null);
   await close();
 });
 
@@ -223,8 +254,9 @@ Deno.test("a measurement that outlasts its lease keeps it through the heartbeat:
   let now = Date.now();
   const { t, worker, close } = await cluster(() => now);
   const { heldB, b } = await completedOnB(t, worker);
-  for (let i = 0; i < 100 && heldB.scoreCalls.length === 0; i++) await settle();
+  await waitFor(() => heldB.scoreCalls.length > 0, { message: "B measuring its own result when idle" });
   assert.equal(heldB.scoreCalls.length, 1, "B measures its own result when idle");
+  const { id } = (await t.db.select().from(jobs))[0]!;
 
   // The measurement runs for several leases; B's heartbeat renews the score's lease meanwhile.
   const heldC = new HeldCompressor(1);
@@ -234,17 +266,17 @@ Deno.test("a measurement that outlasts its lease keeps it through the heartbeat:
     await b.heartbeat();
     now += LEASE / 2;
     await b.heartbeat();
-    await severalPolls(); // C looks for unmeasured scores once per lease
+    await scoreScanWindow(); // C looks for unmeasured scores once per lease
+    const measuring = await rowOf(t, id);
+    assert.equal(measuring.leaseOwner, b.instanceId, `lease ${lease + 1}: the score's lease is still B's`);
+    assert.ok(measuring.leaseExpiresAt!.getTime() > now, `lease ${lease + 1}: renewed past now`);
   }
   assert.equal(heldC.scoreCalls.length, 0, "C never measures what B still measures");
   heldB.scoreCalls[0]!.finish();
-  for (let i = 0; i < 100; i++) {
-    if (!(await t.db.select().from(jobs))[0]!.scoreDue) break;
-    await settle();
-  }
-  const [done] = await t.db.select().from(jobs);
-  assert.equal(done!.scoreDue, false);
-  assert.equal(done!.leaseOwner, null);
+  await scoreStored(t, id);
+  const done = await rowOf(t, id);
+  assert.equal(done.scoreDue, false);
+  assert.equal(done.leaseOwner, null);
   await close();
 });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Scheduler } from "../../server/services/compression/scheduler.ts";
 import type { QueuedJob } from "../../server/services/scheduling/policy.ts";
+import { waitFor } from "../setup/wait-for.ts";
 
 /**
  * A scheduler whose runs finish when the test says so; `started` lists job ids
@@ -27,12 +28,17 @@ function harness(slots: number, room?: number | (() => number)) {
     order: scheduler.nextOrder(),
     pixels: megapixels * 1e6,
   });
-  const finish = async (jobId: string) => {
-    finishers.get(jobId)!();
-    // Let the runner's finally() dispatch the next job.
-    await new Promise((r) => setTimeout(r, 0));
+  /**
+   * Calls `end` (which settles a run) and resolves once the scheduler has handled that end: its
+   * `onSlotFree` is called after the slot is freed and the next work dispatched.
+   */
+  const ending = (end: () => void) => {
+    const handled = new Promise<void>((resolve) => (scheduler.onSlotFree = resolve));
+    end();
+    return handled;
   };
-  return { scheduler, started, job, finish };
+  const finish = (jobId: string) => ending(finishers.get(jobId)!);
+  return { scheduler, started, job, finish, ending };
 }
 
 Deno.test("a job over the budget waits while a smaller one behind it takes the free slot", async () => {
@@ -115,7 +121,7 @@ function backgroundTask(started: string[], finishers: Map<string, () => void>, i
 }
 
 Deno.test("background work waits for jobs, fills idle slots, and yields to jobs that arrive later", async () => {
-  const { scheduler, started, job, finish } = harness(2);
+  const { scheduler, started, job, finish, ending } = harness(2);
   const finishers = new Map<string, () => void>();
   scheduler.enqueue([job("a", 4), job("b", 4), job("c", 4)]);
   scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
@@ -127,8 +133,7 @@ Deno.test("background work waits for jobs, fills idle slots, and yields to jobs 
   scheduler.enqueue([job("d", 4)]);
   assert.deepEqual(started, ["a", "b", "c", "score:a"], "both slots are busy");
   scheduler.enqueueBackground(backgroundTask(started, finishers, "score:b"));
-  finishers.get("score:a")!();
-  await new Promise((r) => setTimeout(r, 0));
+  await ending(finishers.get("score:a")!);
   assert.deepEqual(started, ["a", "b", "c", "score:a", "d"], "the job that came later runs first");
   assert.equal(scheduler.backgroundCount, 1);
 });
@@ -160,17 +165,32 @@ Deno.test("background work does not take the memory a waiting job needs", async 
 });
 
 Deno.test("with a background delay, a slot freed by a job waits for the shared queue before taking a score", async () => {
+  // The Scheduler reads Date.now() (no clock to fake): the delay is measured, from outside it.
+  const DELAY = 60;
   const { scheduler, started, job, finish } = harness(1);
   const finishers = new Map<string, () => void>();
-  scheduler.backgroundDelayMs = 60;
+  scheduler.backgroundDelayMs = DELAY;
   scheduler.enqueue([job("a", 4)]);
-  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:a"));
+  const task = backgroundTask(started, finishers, "score:a");
+  let scoreStartedAt = NaN;
+  scheduler.enqueueBackground({
+    ...task,
+    run: () => {
+      scoreStartedAt = performance.now();
+      return task.run();
+    },
+  });
   await finish("a");
   assert.deepEqual(started, ["a"], "the score waits: the puller may claim a job meanwhile");
   // The puller claims a job within the delay: it takes the slot, the score still waits.
   scheduler.enqueue([job("b", 4)]);
   assert.deepEqual(started, ["a", "b"]);
   await finish("b");
-  await new Promise((r) => setTimeout(r, 100));
+  const freedAt = performance.now(); // just after b's end, which the delay counts from
+  await waitFor(() => started.includes("score:a"), { timeoutMs: 2000, message: "the score starting after the delay" });
   assert.deepEqual(started, ["a", "b", "score:a"], "nothing claimed within the delay: the score runs");
+  // Measured from just after b's end, so never more than the real wait; the scheduler's Date.now() counts
+  // whole milliseconds, so the real wait may itself be up to 1 ms short of the delay.
+  const waited = scoreStartedAt - freedAt;
+  assert.ok(waited >= DELAY - 2, `the score started ${waited.toFixed(1)} ms after b ended, not ${DELAY}`);
 });
