@@ -16,6 +16,8 @@ import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
 import { fixedPathVsNative } from "./native.ts";
 import { instancesBench } from "./instances.ts";
+import { apiVsWeb } from "./api.ts";
+import { cliThroughput } from "./cli.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -95,3 +97,6 @@ await healthUnderFloods();
 await pollFloodLatency(corpus);
 // Several instances on one sqld and one S3 store: 1×3 vs 3×1 workers, polls across them, a SIGKILL's orphans.
 await instancesBench(corpus);
+// The developer API (issue 23): per-image time against the web path, and the CLI with --concurrency 1 vs 4.
+await apiVsWeb(corpus, WORKERS);
+await cliThroughput(corpus, WORKERS);

@@ -9,6 +9,7 @@ export const paths = {
   privacy: "/privacy",
   contact: "/contact",
   articles: "/articles",
+  developers: "/developers",
   article: (id: number) => `/article${id}`,
   testCheckout: (sessionId: string) => `/billing/test-checkout/${encodeURIComponent(sessionId)}`,
 } as const;
@@ -22,6 +23,7 @@ export const publicPaths: string[] = [
   paths.privacy,
   paths.contact,
   paths.articles,
+  paths.developers,
   ...articlePaths,
 ];
 

@@ -87,6 +87,8 @@ function encoderFitsFormat(settings: { format: OutputFormat; encoder: Encoder },
 
 /** How one image is compressed (the codecs' part of `SavedSettings`). */
 export type CompressSettings = z.infer<typeof compressSettingsFields>;
+/** The compression part's schema, for documents generated from it (the OpenAPI description of a Job). */
+export const compressSettingsSchema = compressSettingsFields;
 
 export const DEFAULT_SETTINGS: CompressSettings = {
   quality: 80,
@@ -162,10 +164,30 @@ export function settingsFromFields(fields: Record<string, string>): Partial<Reco
       : kind === "boolean" && (text === "true" || text === "false")
       ? text === "true"
       : kind === "object"
-      ? parseJson(text)
+      ? targetFromText(text)
       : text;
   }
   return out;
+}
+
+/**
+ * A target as text: JSON (`{"kind":"size","kb":200}`, as the web form sends it) or a short form
+ * (`auto`, `size:200`, `score:85`; the CLI and API users type these). Converted here only; what
+ * does not convert is handed on as it is for the schema to refuse by name.
+ */
+export function targetFromText(text: string): unknown {
+  const short = text.match(/^(auto|size|score)(?::(.*))?$/);
+  if (!short) return parseJson(text);
+  const [, kind, value] = short;
+  if (kind === "auto") return value === undefined ? { kind: "auto" } : text;
+  if (value === undefined) return text;
+  const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  return kind === "size" ? { kind: "size", kb: n } : { kind: "quality", score: n };
+}
+
+/** A target's short form (`auto`, `size:200`, `score:85`), the inverse of `targetFromText`. */
+export function targetToText(target: Target): string {
+  return target.kind === "auto" ? "auto" : target.kind === "size" ? `size:${target.kb}` : `score:${target.score}`;
 }
 
 function parseJson(text: string): unknown {

@@ -47,6 +47,8 @@ export const batches = sqliteTable("batches", {
   /** The batch's whole settings (compression and batch options) as JSON: contract/settings.ts, ADR 024. */
   settingsJson: text("settings_json").notNull(),
   createdAt: createdAt(),
+  /** The API key that admitted it through `/api/v1` (null for the web app's uploads); no FK: keys are revoked, not deleted. */
+  apiKeyId: text("api_key_id"),
 }, (t) => [index("batches_user_idx").on(t.userId, t.createdAt)]);
 
 export const jobs = sqliteTable("jobs", {
@@ -94,6 +96,28 @@ export const jobs = sqliteTable("jobs", {
   index("jobs_status_idx").on(t.status),
   index("jobs_source_idx").on(t.sourceJobId),
   index("jobs_lease_idx").on(t.leaseOwner),
+]);
+
+/**
+ * Developer API keys (issue 23, ADR 025): only the SHA-256 of the whole key is stored, with its
+ * first characters for display. A revoked key keeps its row (so it answers "revoked", not
+ * "unknown") but no longer counts, lists or authenticates.
+ */
+export const apiKeys = sqliteTable("api_keys", {
+  id: text("id").primaryKey(),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  /** SHA-256 of the whole key, hex. */
+  keyHash: text("key_hash").notNull(),
+  /** The key's first API_KEY_DISPLAY_LENGTH characters, shown in lists. */
+  prefix: text("prefix").notNull(),
+  createdAt: createdAt(),
+  /** Written at most once a minute per key. */
+  lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+}, (t) => [
+  uniqueIndex("api_keys_key_hash_unique").on(t.keyHash),
+  index("api_keys_user_idx").on(t.userId),
 ]);
 
 /** Quota reserved per user per UTC day; admission reserves atomically. */
@@ -156,3 +180,4 @@ export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type BatchRow = typeof batches.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

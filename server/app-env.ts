@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import type { UserRow } from "../db/schema.ts";
+import type { ApiKeyRow, UserRow } from "../db/schema.ts";
 import type { LoginThrottle } from "./services/login-throttle.ts";
 import type { RegistrationLimit } from "./services/registration-limit.ts";
 import type { CompressionService } from "./services/compression/compression-service.ts";
@@ -7,6 +7,7 @@ import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
 import type { StoreKind } from "../contract/storage.ts";
 import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
+import type { TokenBucketOptions } from "./middleware/token-buckets.ts";
 import type { BodyDeadlines } from "./middleware/body-guard.ts";
 
 /** What the composition root hands to the app; tests build their own. */
@@ -32,6 +33,8 @@ export interface AppDeps {
   logRequests: boolean;
   /** Per-session budget for the polled routes (default DEFAULT_POLL_BUDGET). */
   pollBudget?: PollBudgetOptions;
+  /** Per-key rate limit on /api/v1 (default API_RATE_LIMIT, contract/api-keys.ts; ADR 025). */
+  apiRateLimit?: TokenBucketOptions;
   /** How long a request body may send nothing before it is dropped (default BODY_IDLE_MS). */
   bodyIdleMs?: number;
   /** How long a whole request body may take to arrive (default BODY_DEADLINES; ADR 022). */
@@ -43,5 +46,7 @@ export interface AppEnv {
     deps: AppDeps;
     user: UserRow | null;
     sessionToken: string | null;
+    /** The key that authenticated an /api/v1 request (unset elsewhere). */
+    apiKey: ApiKeyRow | undefined;
   };
 }

@@ -19,6 +19,10 @@ import { contactRoutes } from "./routes/contact.ts";
 import { accountStateRoutes } from "./routes/account-state.ts";
 import { batchRoutes } from "./routes/batches.ts";
 import { compressRoutes, MAX_REQUEST_BYTES } from "./routes/compress.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { v1Routes } from "./routes/v1.ts";
+import { imageBodyBytesAllowed } from "./routes/read-image-body.ts";
+import { API_RATE_LIMIT, V1 } from "../contract/api-keys.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { billingRoutes, WEBHOOK_MAX_BYTES } from "./routes/billing.ts";
 import { siteConfigRoutes } from "./routes/site-config.ts";
@@ -30,6 +34,8 @@ import { type PlanLimits, PLANS } from "../contract/plans.ts";
 /** Body limits by route; every other body (JSON, or none expected) gets the small one. */
 const BODY_LIMITS: Record<string, number> = {
   "/api/compress": MAX_REQUEST_BYTES,
+  // One image: the largest plan's file and its multipart framing (the plan's own limit is the route's).
+  [V1.compress]: Math.max(...Object.values(PLANS).map(imageBodyBytesAllowed)),
   "/api/stripe/webhook": WEBHOOK_MAX_BYTES,
 };
 
@@ -39,13 +45,19 @@ export const uploadBytesAllowed = (plan: PlanLimits): number =>
 
 /**
  * How long this request's whole body may take (ADR 022): uploads by the signed-in
- * user's plan (asked when the route reads the body, after the session is loaded;
- * no user counts as free), every other body the small deadline.
+ * user's plan (asked when the route reads the body, after the session or the API
+ * key is checked; no user counts as free), every other body the small deadline.
+ * An API upload carries one image, so its deadline is one file's.
  */
 export function bodyDeadlineFor(c: Context<AppEnv>, d: BodyDeadlines): number {
-  if (c.req.path !== "/api/compress") return d.smallMs;
+  const upload = c.req.path === "/api/compress"
+    ? uploadBytesAllowed
+    : c.req.path === V1.compress
+    ? imageBodyBytesAllowed
+    : null;
+  if (!upload) return d.smallMs;
   const user = c.get("user");
-  return uploadDeadlineMs(uploadBytesAllowed(user ? planOf(user) : PLANS.free), d);
+  return uploadDeadlineMs(upload(user ? planOf(user) : PLANS.free), d);
 }
 
 /** Builds the Hono app around its dependencies: middleware, `/api` sub-apps, the site. */
@@ -66,11 +78,16 @@ export function createApp(deps: AppDeps) {
 
   app.get("/healthz", (c) => c.json({ ok: true }));
 
+  // The developer API, before /api so that no session, poll budget or CSRF check runs for it: a
+  // request there is its API key's (routes/v1.ts); it answers every /api/v1 path itself.
+  app.route("/api/v1", v1Routes(deps.apiRateLimit ?? API_RATE_LIMIT));
+
   const api = new Hono<AppEnv>();
   api.use(refuseForeignOrigin, pollBudget(deps.pollBudget), loadSession);
   api.route("/", authRoutes);
   api.route("/", contactRoutes);
   api.route("/", compressRoutes);
+  api.route("/", apiKeyRoutes);
   api.route("/", jobRoutes);
   api.route("/", batchRoutes);
   api.route("/", accountStateRoutes);

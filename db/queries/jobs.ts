@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../schema.ts";
 
@@ -70,4 +70,20 @@ export async function needsBytes(db: Db, id: string): Promise<boolean> {
 export function scoresDue(db: Db): Promise<{ id: string; pixels: number }[]> {
   return db.select({ id: jobs.id, pixels: jobs.pixels }).from(jobs)
     .where(and(eq(jobs.status, "completed"), eq(jobs.scoreDue, true), eq(jobs.expired, false)));
+}
+
+/**
+ * The user's unfinished jobs that came in through the developer API (their batch names a key).
+ * Searched by status (`+user_id` keeps SQLite off the user index): the unfinished jobs are the
+ * queue, while a user's history grows without bound.
+ */
+export async function countUnfinishedApiJobs(db: Db, userId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(jobs)
+    .innerJoin(batches, eq(jobs.batchId, batches.id))
+    .where(and(
+      sql`+${jobs.userId} = ${userId}`,
+      inArray(jobs.status, ["pending", "processing"]),
+      isNotNull(batches.apiKeyId),
+    ));
+  return row?.n ?? 0;
 }

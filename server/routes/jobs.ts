@@ -12,7 +12,7 @@ import { recompressSchema } from "../../contract/settings.ts";
 
 const previewQuery = z.object({ size: z.enum(PREVIEW_SIZES).default("original") });
 
-const fileResponse = (file: FileDownload, disposition: "attachment" | "inline") =>
+export const fileResponse = (file: FileDownload, disposition: "attachment" | "inline") =>
   new Response(file.body, {
     headers: {
       "Content-Type": file.mimeType,

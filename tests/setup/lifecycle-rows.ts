@@ -41,6 +41,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
       pauseOnError: o.pauseOnError ?? false,
     }),
     createdAt: new Date(o.now),
+    apiKeyId: null,
   };
   const jobs: JobRow[] = Array.from({ length: o.count }, (_, i) => ({
     id: `${o.batchId}-j${i}`,

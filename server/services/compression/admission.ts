@@ -4,6 +4,7 @@
  * units are admitted in one transition (lifecycle/transitions.ts) before the jobs are queued.
  */
 import type { Batch, CompressResponse, Job } from "../../../contract/jobs.ts";
+import { MAX_API_JOBS_IN_FLIGHT } from "../../../contract/api-keys.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import { planOf } from "../plan.ts";
 import { safeFileName } from "../../../contract/file-names.ts";
@@ -89,17 +90,44 @@ export class Admission {
     if (!this.#c.accepting) {
       throw new ApiError(503, "The server is restarting; please try again in a minute", { "Retry-After": "60" });
     }
-    const plan = planOf(user, this.#c.now());
+    const now = this.#c.now();
+    const plan = planOf(user, now);
     let left: number | null = null;
     if (plan.dailyCompressions !== null) {
-      left = Math.max(0, plan.dailyCompressions - await usedOn(this.#c.db, user.id, utcDay(this.#c.now())));
-      if (left === 0) throw dailyLimitReached(plan, 0, 0);
+      left = Math.max(0, plan.dailyCompressions - await usedOn(this.#c.db, user.id, utcDay(now)));
+      if (left === 0) throw dailyLimitReached(plan, 0, 0, now);
     }
-    return new UploadIntake(plan, left, this.#c.files.reserve());
+    return new UploadIntake(plan, left, this.#c.files.reserve(), now);
   }
 
-  /** Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored files. */
-  async admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
+  /**
+   * Opens one image's upload through the developer API (`POST /api/v1/compress`), with its
+   * settings known before the body is read: what `openUpload` refuses, plus a target off the
+   * plan (403) and an account with MAX_API_JOBS_IN_FLIGHT API jobs unfinished (503; ADR 025).
+   */
+  async openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
+    refuseTargetOffPlan(planOf(user, this.#c.now()), settings);
+    const intake = await this.openUpload(user);
+    try {
+      if (await q.countUnfinishedApiJobs(this.#c.db, user.id) >= MAX_API_JOBS_IN_FLIGHT) {
+        throw new ApiError(
+          503,
+          `This account already has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished; wait for some to end and try again`,
+          { "Retry-After": "5" },
+        );
+      }
+    } catch (err) {
+      intake.release();
+      throw err;
+    }
+    return intake;
+  }
+
+  /**
+   * Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored
+   * files. `apiKeyId`: the key that sent it through the developer API (recorded on the batch).
+   */
+  async admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<CompressResponse> {
     const plan = intake.plan;
     const { files, settings } = form;
     refuseTargetOffPlan(plan, settings);
@@ -129,7 +157,7 @@ export class Admission {
     const created = await this.#createBatch(
       user,
       plan,
-      { name: files.length === 1 ? names[0]! : `${files.length} images`, settings },
+      { name: files.length === 1 ? names[0]! : `${files.length} images`, settings, apiKeyId },
       files.map((file, i) => {
         const verdict = verdicts[i]!;
         return "refused" in verdict
@@ -220,7 +248,7 @@ export class Admission {
   /** The admission of `count` units refused: 429 with what is left today. */
   async #quotaRefusal(user: UserRow, plan: PlanLimits, day: string, count: number): Promise<never> {
     const left = Math.max(0, plan.dailyCompressions! - await usedOn(this.#c.db, user.id, day));
-    throw dailyLimitReached(plan, left, count);
+    throw dailyLimitReached(plan, left, count, this.#c.now());
   }
 
   /**
@@ -230,7 +258,7 @@ export class Admission {
   async #createBatch(
     user: UserRow,
     plan: PlanLimits,
-    batch: { name: string; settings: SavedSettings },
+    batch: { name: string; settings: SavedSettings; apiKeyId?: string },
     entries: NewEntry[],
     day: string,
   ): Promise<{ jobs: Job[]; batch: Batch }> {
@@ -245,6 +273,7 @@ export class Admission {
       totalOriginalSize: entries.reduce((sum, e) => sum + e.size, 0),
       settingsJson: JSON.stringify(settings),
       createdAt: now,
+      apiKeyId: batch.apiKeyId ?? null,
     };
     const jobRows: JobRow[] = entries.map((entry, i) => ({
       id: crypto.randomUUID(),

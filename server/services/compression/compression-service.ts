@@ -8,7 +8,7 @@
  * call this class; it holds no logic of its own.
  */
 import type { Batch, CompressResponse, Job, PreviewSize, QueueStatus, Usage } from "../../../contract/jobs.ts";
-import type { RecompressSettings } from "../../../contract/settings.ts";
+import type { RecompressSettings, SavedSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema.ts";
 import { Admission } from "./admission.ts";
@@ -25,6 +25,7 @@ import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
 import { DEFAULT_POLL_MS, QueuePuller } from "./queue-puller.ts";
 import { memoryBudgetBytes } from "./memory-budget.ts";
+import { JobEndings } from "./job-endings.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { UploadForm } from "./upload-form.ts";
 import type { UploadIntake } from "./upload-intake.ts";
@@ -97,6 +98,7 @@ export class CompressionService {
       now,
       ttlMs: opts.resultTtlMs,
       progress: new Map(),
+      endings: new JobEndings(),
       accepting: true,
       sharedQueue,
       log: opts.log ?? createLogger("info"),
@@ -141,8 +143,11 @@ export class CompressionService {
   openUpload(user: UserRow): Promise<UploadIntake> {
     return this.#admission.openUpload(user);
   }
-  admit(user: UserRow, form: UploadForm, intake: UploadIntake): Promise<CompressResponse> {
-    return this.#admission.admit(user, form, intake);
+  admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<CompressResponse> {
+    return this.#admission.admit(user, form, intake, apiKeyId);
+  }
+  openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
+    return this.#admission.openApiUpload(user, settings);
   }
   recompressJob(user: UserRow, jobId: string, settings: RecompressSettings): Promise<CompressResponse> {
     return this.#admission.recompressJob(user, jobId, settings);
@@ -154,6 +159,12 @@ export class CompressionService {
   // ---- reads
   listJobs(userId: number): Promise<Job[]> {
     return this.#queries.listJobs(userId);
+  }
+  job(userId: number, jobId: string): Promise<Job> {
+    return this.#queries.job(userId, jobId);
+  }
+  awaitEnd(userId: number, jobId: string, signal: AbortSignal): Promise<Job | null> {
+    return this.#queries.awaitEnd(userId, jobId, signal);
   }
   listBatches(userId: number): Promise<Batch[]> {
     return this.#queries.listBatches(userId);

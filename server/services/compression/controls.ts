@@ -26,7 +26,9 @@ export class Controls {
     const row = await ownedJob(this.#c.db, userId, jobId);
     this.#c.scheduler.dropQueued((j) => j.jobId === row.id);
     await this.#c.scheduler.abort(row.id);
-    await this.#c.files.free(await this.#c.transitions.deleteJob(row));
+    const deleted = await this.#c.transitions.deleteJob(row);
+    this.#c.endings.ended([row.id]);
+    await this.#c.files.free(deleted);
   }
 
   async pauseBatch(userId: number, batchId: string): Promise<Batch> {
@@ -52,6 +54,7 @@ export class Controls {
     const { ended } = cancelled;
     await Promise.all(ended.filter((id) => this.#c.scheduler.isRunning(id)).map((id) => this.#c.scheduler.abort(id)));
     this.#c.scheduler.resumeBatch(batch.id); // forget the pause mark
+    this.#c.endings.ended(ended);
     await this.#c.files.free(cancelled);
     return this.#queries.batchView(userId, batch.id);
   }

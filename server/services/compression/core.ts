@@ -6,6 +6,7 @@ import type { Leases } from "../lifecycle/leases.ts";
 import type { QueueReads } from "../lifecycle/queue-reads.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { Logger } from "../../log.ts";
+import type { JobEndings } from "./job-endings.ts";
 
 /**
  * What the parts of the compression core share (admission, runner, queries, controls, retention):
@@ -34,6 +35,8 @@ export interface CompressionCore {
   ttlMs: number;
   /** Live progress of running jobs, so polling never waits on a database write. */
   progress: Map<string, number>;
+  /** Wakes callers waiting for a job when a run here ends it (the API's synchronous compress). */
+  endings: JobEndings;
   /**
    * Several instances share the database's queue (ADR 018): admission records jobs with no owner
    * and wakes `wakeQueue`; instances with workers pull them (queue-puller.ts).

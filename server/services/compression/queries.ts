@@ -21,6 +21,12 @@ import { batchSettings, toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 import type { CompressionCore } from "./core.ts";
 
+/**
+ * How often a caller waiting for a job reads it when no run on this instance wakes it: only a
+ * job run by another instance (a shared queue) needs this.
+ */
+export const END_FALLBACK_MS = 500;
+
 /** A stored file as a response serves it: streamed from the byte store. */
 export interface FileDownload {
   body: ReadableStream<Uint8Array>;
@@ -73,6 +79,43 @@ export class Queries {
     const batches = await q.findBatches(this.#c.db, [...new Set(rows.map((r) => r.batchId))]);
     const settings = new Map(batches.map((b) => [b.id, batchSettings(b)]));
     return rows.map((r) => this.#view(r, settings));
+  }
+
+  /** One of the user's jobs as GET /api/jobs lists it (404 for another user's). */
+  async job(userId: number, jobId: string): Promise<Job> {
+    return await this.#jobView(await ownedJob(this.#c.db, userId, jobId));
+  }
+
+  async #jobView(row: JobRow): Promise<Job> {
+    const batch = await q.findBatch(this.#c.db, row.batchId);
+    if (!batch) throw new ApiError(404, "No such job");
+    return this.#view(row, new Map([[batch.id, batchSettings(batch)]]));
+  }
+
+  /**
+   * The user's job once it has ended (completed or failed). Woken by the run that ends it on this
+   * instance (JobEndings); a job another instance runs is read every `fallbackMs`. Null when the
+   * job is deleted meanwhile, or when `signal` aborts first (the client went away: the job goes on).
+   */
+  async awaitEnd(
+    userId: number,
+    jobId: string,
+    signal: AbortSignal,
+    fallbackMs = END_FALLBACK_MS,
+  ): Promise<Job | null> {
+    for (;;) {
+      // Listen before reading, so an end between the read and the wait is not missed.
+      const next = this.#c.endings.next(jobId, fallbackMs, signal);
+      const row = await q.findJobOfUser(this.#c.db, jobId, userId).catch((err) => {
+        next.cancel();
+        throw err;
+      });
+      if (!row || row.status === "completed" || row.status === "error" || signal.aborted) {
+        next.cancel();
+        return row && !signal.aborted ? await this.#jobView(row) : null;
+      }
+      await next.wait;
+    }
   }
 
   async listBatches(userId: number): Promise<Batch[]> {

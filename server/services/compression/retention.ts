@@ -67,7 +67,9 @@ export class Retention {
       queued.push(queuedJob(c, row, batch, user ? planOf(user, c.now()) : PLANS.free));
       if (batch.status === "paused") c.scheduler.pauseBatch(batch.id);
     }
-    await c.files.free(await c.transitions.abandon(lost));
+    const abandoned = await c.transitions.abandon(lost);
+    c.endings.ended(lost);
+    await c.files.free(abandoned);
     c.scheduler.enqueue(queued);
     return { resumed: queued.length, failed: lost.length };
   }

@@ -113,6 +113,7 @@ export class Runner {
       this.#c.progress.delete(row.id);
       // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
       if (!ended) await this.#c.leases.release(row.id, owner).catch((err) => console.error(err));
+      this.#c.endings.ended([row.id]);
     }
     if (scoreDue) this.queueScore(row.id, queued.pixels);
   }
@@ -182,6 +183,7 @@ export class Runner {
     }
     // Not failed here (no longer ours): whoever ended or holds it owns its bytes, and none are named.
     if (outcome.paused) this.#c.scheduler.pauseBatch(batchId);
+    this.#c.endings.ended([jobId]);
     await this.#c.files.free(outcome);
   }
 }

@@ -7,6 +7,7 @@
 import { MB, type PlanLimits } from "../../../contract/plans.ts";
 import { ApiError } from "../../http-error.ts";
 import type { Reservation } from "../../store/mod.ts";
+import { nextUtcMidnight } from "./quota-day.ts";
 
 export const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
@@ -20,11 +21,14 @@ export const tooManyFiles = (plan: PlanLimits, count: number | string) =>
     `Too many files: ${count} in one upload; the ${plan.name} plan allows ${plan.maxFilesPerUpload}`,
   );
 
-export function dailyLimitReached(plan: PlanLimits, left: number, inUpload: number | string): ApiError {
+/** 429 with what is left today, and `Retry-After` until the quota resets at UTC midnight. */
+export function dailyLimitReached(plan: PlanLimits, left: number, inUpload: number | string, nowMs: number): ApiError {
   const detail = left > 0 ? ` (${left} left today, ${inUpload} in this upload)` : "";
+  const retryAfter = Math.max(1, Math.ceil((nextUtcMidnight(nowMs).getTime() - nowMs) / 1000));
   return new ApiError(
     429,
     `Daily limit reached: ${plan.dailyCompressions} compressions per day on the free plan${detail}`,
+    { "Retry-After": String(retryAfter) },
   );
 }
 
@@ -42,6 +46,8 @@ export class UploadIntake {
     /** Compressions left today when the upload started; null = unlimited. */
     readonly quotaLeft: number | null,
     readonly reservation: Reservation,
+    /** When the upload was opened (ms): the day its quota counts against. */
+    readonly openedAt: number,
   ) {}
 
   #received = 0;
@@ -66,7 +72,7 @@ export class UploadIntake {
   countFile(count: number): void {
     if (count > this.plan.maxFilesPerUpload) throw tooManyFiles(this.plan, `${count} or more`);
     if (this.quotaLeft !== null && count > this.quotaLeft) {
-      throw dailyLimitReached(this.plan, this.quotaLeft, `${count} or more`);
+      throw dailyLimitReached(this.plan, this.quotaLeft, `${count} or more`, this.openedAt);
     }
   }
 

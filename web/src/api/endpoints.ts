@@ -5,6 +5,7 @@
  */
 import type { LoginInput, LogoutOthersResponse, RegisterInput, User } from "../../../contract/accounts.ts";
 import type { SiteConfig } from "../../../contract/ads.ts";
+import type { ApiKeyList, CreateApiKeyInput, CreatedApiKey } from "../../../contract/api-keys.ts";
 import type { ContactInput } from "../../../contract/contact.ts";
 import type {
   Batch,
@@ -45,6 +46,15 @@ export const getUsage = () => apiJson<Usage>("GET", "/api/usage");
 /** This deployment's billing mode and ad network. */
 export const getSiteConfig = () => apiJson<SiteConfig>("GET", "/api/config");
 export const sendContactMessage = (input: ContactInput) => apiJson<{ success: true }>("POST", "/api/contact", input);
+
+// Developer API keys, managed with the session (the key-authenticated paths are contract/api-keys.ts V1)
+
+/** The account's keys, never their secrets. */
+export const listApiKeys = () => apiJson<ApiKeyList>("GET", "/api/keys");
+/** A new key: the answer's `key` is the secret, shown once (409 past the account's limit). */
+export const createApiKey = (input: CreateApiKeyInput) => apiJson<CreatedApiKey>("POST", "/api/keys", input);
+/** Revokes a key: requests made with it are refused from then on. */
+export const revokeApiKey = (id: string) => apiRequest("DELETE", `/api/keys/${at(id)}`);
 
 // Jobs
 

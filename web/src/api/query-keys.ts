@@ -11,5 +11,6 @@ export const queryKeys = {
   settings: ["settings"],
   subscriptionStatus: ["subscription-status"],
   siteConfig: ["site-config"],
+  apiKeys: ["api-keys"],
   testCheckout: (id: string) => ["test-checkout", id] as const,
 } as const;

@@ -5,6 +5,7 @@ import { useUser } from "../features/auth/index.ts";
 import { NotFoundPage } from "../features/misc/index.ts";
 import { AboutPage, ContactPage, LandingPage, PrivacyPage } from "../features/public/index.ts";
 import { ArticlePage, ArticlesPage } from "../features/articles/index.ts";
+import { DevelopersPage } from "../features/developers/index.ts";
 import { QueryError } from "../components/ui/query-state.tsx";
 import { toast } from "../components/ui/use-toast.ts";
 import { type ComponentType, lazy, Suspense, useEffect } from "react";
@@ -143,6 +144,9 @@ export function AppRouter() {
       </Route>
       <Route path={paths.articles}>
         <ArticlesPage />
+      </Route>
+      <Route path={paths.developers}>
+        <DevelopersPage />
       </Route>
       <Route path={/^\/article(?<id>[1-9]|1[0-9]|20)$/}>
         {(params: { id?: string }) => <ArticlePage id={Number(params.id)} />}

@@ -13,7 +13,10 @@ const LINKS = [
   { href: paths.contact, label: "Contact" },
 ];
 
-/** The signed-in header (spec §2): links, upgrade, who is signed in, Sign Out; a menu under 768 px. */
+/**
+ * The signed-in header (spec §2): links, upgrade, who is signed in (with the account's links: Developer
+ * for API keys, Sign out other sessions), Sign Out; a menu under 768 px.
+ */
 export function AppHeader() {
   const { user } = useUser();
   const logout = useLogout();
@@ -32,14 +35,18 @@ export function AppHeader() {
       <div className="text-right leading-tight" data-testid="account">
         <div className="text-sm font-medium" data-testid="display-name">{displayName(user)}</div>
         <div className="text-xs text-slate-500">{user.email ?? "No email"}</div>
-        <button
-          type="button"
-          className="text-xs text-brand-700 underline-offset-2 hover:underline disabled:opacity-50"
-          onClick={() => logoutOthers.mutate()}
-          disabled={logoutOthers.isPending}
-        >
-          Sign out other sessions
-        </button>
+        <div className="flex justify-end gap-2 text-xs">
+          <Link href={paths.developers} className="text-brand-700 underline-offset-2 hover:underline">Developer</Link>
+          <span aria-hidden="true" className="text-slate-300">·</span>
+          <button
+            type="button"
+            className="text-brand-700 underline-offset-2 hover:underline disabled:opacity-50"
+            onClick={() => logoutOthers.mutate()}
+            disabled={logoutOthers.isPending}
+          >
+            Sign out other sessions
+          </button>
+        </div>
       </div>
       <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
         Sign Out

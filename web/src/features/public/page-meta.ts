@@ -32,6 +32,11 @@ export const PUBLIC_PAGE_META = {
     description:
       "20 practical guides to JPEG compression, image formats, Core Web Vitals and image SEO, for photographers and developers.",
   },
+  [paths.developers]: {
+    title: "Developer API and CLI | SqueezeJPEG",
+    description:
+      "Compress JPEGs from your own code: create an API key, send images with curl or the CLI, and look up the settings, response headers, errors and plan limits.",
+  },
 } satisfies Record<string, PageMeta>;
 
 export const NOT_FOUND_META: PageMeta = {

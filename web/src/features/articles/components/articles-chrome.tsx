@@ -37,6 +37,7 @@ export function ArticlesFooter() {
           <Link href={paths.about} className="hover:underline">About</Link>
           <Link href={paths.privacy} className="hover:underline">Privacy</Link>
           <Link href={paths.contact} className="hover:underline">Contact</Link>
+          <Link href={paths.developers} className="hover:underline">Developers</Link>
         </nav>
       </div>
     </footer>

@@ -6,9 +6,10 @@ const LINKS = [
   { href: paths.privacy, label: "Privacy" },
   { href: paths.contact, label: "Contact" },
   { href: paths.articles, label: "Articles" },
+  { href: paths.developers, label: "Developers" },
 ];
 
-/** Spec §2: footer links /about, /privacy, /contact, /articles; © 2025. */
+/** Spec §2: footer links /about, /privacy, /contact, /articles (and /developers, issue 23); © 2025. */
 export function PublicFooter() {
   return (
     <footer className="border-t border-slate-200 bg-white">

@@ -1,0 +1,91 @@
+/**
+ * The developer API against the web upload path (issue 23): the same photos, one at a time, on one
+ * server process, alternating the order per photo so drift hits both alike. The web path is what the
+ * browser does: POST /api/compress, poll GET /api/jobs (every 50 ms) until completed, download. The
+ * API path is one synchronous POST /api/v1/compress. Target: the API no more than 5% slower.
+ * Runnable alone: `BENCH_PHOTOS=6 deno run -A bench/api.ts`.
+ */
+import { eq } from "drizzle-orm";
+import { API_KEYS_PATHS, type CreatedApiKey, V1 } from "../contract/api-keys.ts";
+import { createDb } from "../db/client.ts";
+import { users } from "../db/schema.ts";
+import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
+import type { CorpusImage } from "./corpus.ts";
+import { registerUser } from "./http.ts";
+import { figure, median } from "./report.ts";
+
+const POLL_MS = 50;
+
+async function viaWeb(server: RunningServer, cookie: string, image: CorpusImage): Promise<number> {
+  const t = performance.now();
+  const form = new FormData();
+  form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
+  const res = await fetch(`${server.url}/api/compress`, { method: "POST", headers: { Cookie: cookie }, body: form });
+  if (res.status !== 201) throw new Error(`compress: ${res.status} ${await res.text()}`);
+  const id = (await res.json() as { jobs: { id: string }[] }).jobs[0]!.id;
+  for (;;) {
+    const { jobs } = await (await fetch(`${server.url}/api/jobs`, { headers: { Cookie: cookie } })).json() as {
+      jobs: { id: string; status: string }[];
+    };
+    const status = jobs.find((j) => j.id === id)?.status;
+    if (status === "completed") break;
+    if (status === "error") throw new Error(`${image.name} failed on the web path`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  await (await fetch(`${server.url}/api/download/${id}`, { headers: { Cookie: cookie } })).arrayBuffer();
+  return performance.now() - t;
+}
+
+async function viaApi(server: RunningServer, key: string, image: CorpusImage): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${server.url}${V1.compress}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/jpeg" },
+    body: image.bytes as Uint8Array<ArrayBuffer>,
+  });
+  if (res.status !== 200) throw new Error(`v1 compress ${image.name}: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+  return performance.now() - t;
+}
+
+export async function apiVsWeb(corpus: CorpusImage[], workers: number): Promise<void> {
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const cookie = await registerUser(server, "bench-api");
+    // Premium: no daily limit, so every photo goes through both paths.
+    const { db, close } = await createDb({ url: server.databaseUrl });
+    await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, "bench-api"));
+    close();
+    const res = await fetch(`${server.url}${API_KEYS_PATHS.list}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify({ name: "bench" }),
+    });
+    if (!res.ok) throw new Error(`POST ${API_KEYS_PATHS.list}: ${res.status} ${await res.text()}`);
+    const { key } = await res.json() as CreatedApiKey;
+
+    await viaApi(server, key, corpus[0]!); // warm both paths' code before timing
+    await viaWeb(server, cookie, corpus[0]!);
+    const web: number[] = [], api: number[] = [];
+    for (const [i, image] of corpus.entries()) {
+      if (i % 2 === 0) {
+        web.push(await viaWeb(server, cookie, image));
+        api.push(await viaApi(server, key, image));
+      } else {
+        api.push(await viaApi(server, key, image));
+        web.push(await viaWeb(server, cookie, image));
+      }
+    }
+    const total = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
+    figure("api_per_image_median", median(api), "ms");
+    figure("web_path_per_image_median", median(web), "ms");
+    figure("api_vs_web_path_time", total(api) / total(web), "ratio, summed over the photos (target <= 1.05)");
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  const { loadCorpus } = await import("./corpus.ts");
+  await apiVsWeb(await loadCorpus(), 2);
+}

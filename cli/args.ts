@@ -1,0 +1,225 @@
+/**
+ * The CLI's command line: `compress PATH... [flags]`, read with node:util's parseArgs (no JSR here) and
+ * checked against the contract's names and ranges, so a bad flag is refused before any request.
+ */
+import { parseArgs } from "node:util";
+import { API_KEY_PREFIX } from "../contract/api-keys.ts";
+import {
+  type Encoder,
+  ENCODER_FORMAT_ERROR,
+  ENCODERS,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  QUALITY_RANGE,
+  TARGET_KB_RANGE,
+  TARGET_SCORE_RANGE,
+} from "../contract/settings.ts";
+
+/** A failure the CLI reports in one line and ends with `exitCode`. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** A mistake on the command line (exit 2, with the usage text). */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, 2);
+    this.name = "UsageError";
+  }
+}
+
+export const DEFAULT_URL = "http://localhost:8000";
+export const DEFAULT_CONCURRENCY = 2;
+export const CONCURRENCY_RANGE = { min: 1, max: 8 } as const;
+export const ENV_KEY = "SQUEEZE_API_KEY";
+export const ENV_URL = "SQUEEZE_API_URL";
+
+export const USAGE = `Usage: squeeze compress PATH... --out DIR [options]
+
+Compresses JPEG files through the SqueezeJPEG API. PATH is a file or a folder
+(searched recursively for .jpg/.jpeg); the results keep their layout under DIR.
+
+Options:
+  --out DIR           where the results go (required unless --in-place)
+  --in-place          replace each input with its result (JPEG output only)
+  --quality N         ${QUALITY_RANGE.min}-${QUALITY_RANGE.max}
+  --target T          auto | size:KB (${TARGET_KB_RANGE.min}-${TARGET_KB_RANGE.max}) | score:S (${TARGET_SCORE_RANGE.min}-${TARGET_SCORE_RANGE.max}) (Premium)
+  --format F          ${OUTPUT_FORMATS.join(" | ")}
+  --encoder E         ${ENCODERS.join(" | ")}
+  --concurrency N     files in flight, ${CONCURRENCY_RANGE.min}-${CONCURRENCY_RANGE.max} (default ${DEFAULT_CONCURRENCY})
+  --json              one JSON object per file and a summary on stdout
+  --key KEY           API key (default: $${ENV_KEY})
+  --url URL           server (default: $${ENV_URL} or ${DEFAULT_URL})
+  -h, --help          this text
+`;
+
+/** What a usage error prints under its message. */
+export const SHORT_USAGE =
+  `Usage: squeeze compress PATH... (--out DIR | --in-place) [--quality N] [--target auto|size:KB|score:S]
+         [--format ${OUTPUT_FORMATS.join("|")}] [--encoder ${
+    ENCODERS.join("|")
+  }] [--json] [--concurrency N] [--key KEY] [--url URL]
+Run with --help for more.
+`;
+
+export interface CompressOptions {
+  paths: string[];
+  /** null with `inPlace`. */
+  out: string | null;
+  inPlace: boolean;
+  quality?: number;
+  /** As the server reads it: `auto`, `size:200`, `score:85`. */
+  target?: string;
+  format?: OutputFormat;
+  encoder?: Encoder;
+  json: boolean;
+  concurrency: number;
+  key: string;
+  /** The server's base URL, without a trailing slash. */
+  url: string;
+}
+
+export type Command = { kind: "help" } | { kind: "compress"; options: CompressOptions };
+
+const FLAGS = {
+  out: { type: "string" },
+  "in-place": { type: "boolean" },
+  quality: { type: "string" },
+  target: { type: "string" },
+  format: { type: "string" },
+  encoder: { type: "string" },
+  json: { type: "boolean" },
+  concurrency: { type: "string" },
+  key: { type: "string" },
+  url: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Reads `argv` (without the program name) and the environment; throws UsageError on anything wrong. */
+export function parseCommand(argv: string[], env: Record<string, string | undefined> = {}): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (err) {
+    // node's messages go on to explain `--`; the first sentence says what is wrong.
+    throw new UsageError((err as Error).message.split(". ")[0]!.replace(/\.$/, ""));
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    if (values.help) return { kind: "help" };
+    throw new UsageError("Missing the command: compress");
+  }
+  const [command, ...paths] = positionals;
+  if (command === "help") return { kind: "help" };
+  if (command !== "compress") throw new UsageError(`Unknown command '${command}' (the command is: compress)`);
+  if (paths.length === 0) throw new UsageError("Give at least one file or folder to compress");
+
+  const inPlace = values["in-place"] ?? false;
+  const out = values.out ?? null;
+  if (inPlace && out !== null) throw new UsageError("--in-place replaces the inputs; leave out --out");
+  if (!inPlace && (out === null || out === "")) {
+    throw new UsageError("--out DIR is required (or --in-place to replace the inputs)");
+  }
+
+  const quality = values.quality === undefined ? undefined : wholeNumber("--quality", values.quality, QUALITY_RANGE);
+  const format = values.format === undefined ? undefined : oneOf("--format", values.format, OUTPUT_FORMATS);
+  const encoder = values.encoder === undefined ? undefined : oneOf("--encoder", values.encoder, ENCODERS);
+  if (format === "webp" && encoder === "jpegli") throw new UsageError(ENCODER_FORMAT_ERROR.replace(/(\w+)=/g, "--$1 "));
+  if (format === "webp" && inPlace) {
+    throw new UsageError("--in-place keeps the .jpg names, so it cannot write WebP; use --out with --format webp");
+  }
+  const target = values.target === undefined ? undefined : parseTarget(values.target);
+  const concurrency = values.concurrency === undefined
+    ? DEFAULT_CONCURRENCY
+    : wholeNumber("--concurrency", values.concurrency, CONCURRENCY_RANGE);
+
+  const key = (values.key ?? env[ENV_KEY] ?? "").trim();
+  if (!key) throw new UsageError(`No API key: set ${ENV_KEY} or pass --key (create one on the Developers page)`);
+  if (!key.startsWith(API_KEY_PREFIX)) {
+    throw new UsageError(`That is not a SqueezeJPEG API key: keys start with ${API_KEY_PREFIX}`);
+  }
+  const url = parseUrl(values.url ?? (env[ENV_URL] || DEFAULT_URL));
+
+  return {
+    kind: "compress",
+    options: {
+      paths,
+      out,
+      inPlace,
+      quality,
+      target,
+      format,
+      encoder,
+      json: values.json ?? false,
+      concurrency,
+      key,
+      url,
+    },
+  };
+}
+
+type Range = { readonly min: number; readonly max: number };
+
+function wholeNumber(flag: string, text: string, range: Range): number {
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isInteger(n) || n < range.min || n > range.max) {
+    throw new UsageError(`${flag} must be a whole number from ${range.min} to ${range.max} (got '${text}')`);
+  }
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, text: string, values: readonly T[]): T {
+  const value = text.trim().toLowerCase();
+  if (!(values as readonly string[]).includes(value)) {
+    throw new UsageError(`${flag} must be one of ${values.join(", ")} (got '${text}')`);
+  }
+  return value as T;
+}
+
+/** `auto`, `size:KB` or `score:S`, checked against the contract's ranges; returned as the server reads it. */
+export function parseTarget(text: string): string {
+  const value = text.trim().toLowerCase();
+  if (value === "auto") return value;
+  const size = /^size:(\d+)$/.exec(value);
+  if (size) {
+    const kb = Number(size[1]);
+    if (kb >= TARGET_KB_RANGE.min && kb <= TARGET_KB_RANGE.max) return `size:${kb}`;
+    throw new UsageError(`--target size:KB takes ${TARGET_KB_RANGE.min} to ${TARGET_KB_RANGE.max} KB (got '${text}')`);
+  }
+  const score = /^score:(\d+(?:\.\d+)?)$/.exec(value);
+  if (score) {
+    const s = Number(score[1]);
+    if (s >= TARGET_SCORE_RANGE.min && s <= TARGET_SCORE_RANGE.max) return `score:${s}`;
+    throw new UsageError(
+      `--target score:S takes ${TARGET_SCORE_RANGE.min} to ${TARGET_SCORE_RANGE.max} (got '${text}')`,
+    );
+  }
+  throw new UsageError(`--target must be auto, size:KB or score:S (got '${text}')`);
+}
+
+function parseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL} (got '${text}')`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL} (got '${text}')`);
+  }
+  if (url.search || url.hash) throw new UsageError(`--url takes no query or fragment (got '${text}')`);
+  return url.href.replace(/\/+$/, "");
+}
+
+/** The query string of `POST /api/v1/compress`: only the settings given (the server's defaults otherwise). */
+export function settingsQuery(o: Pick<CompressOptions, "quality" | "target" | "format" | "encoder">): URLSearchParams {
+  const q = new URLSearchParams();
+  if (o.quality !== undefined) q.set("quality", String(o.quality));
+  if (o.target !== undefined) q.set("target", o.target);
+  if (o.format !== undefined) q.set("format", o.format);
+  if (o.encoder !== undefined) q.set("encoder", o.encoder);
+  return q;
+}

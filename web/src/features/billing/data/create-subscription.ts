@@ -1,0 +1,6 @@
+import { useMutation } from "@tanstack/react-query";
+import { createSubscription } from "@web-api/endpoints.ts";
+
+export function useCreateSubscription() {
+  return useMutation({ mutationFn: createSubscription });
+}

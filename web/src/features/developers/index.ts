@@ -1,0 +1,1 @@
+export { DevelopersPage } from "./components/developers-page.tsx";

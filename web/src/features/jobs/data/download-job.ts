@@ -1,0 +1,77 @@
+import { useMutation } from "@tanstack/react-query";
+import type { Job } from "../../../../../contract/jobs.ts";
+import { ApiRequestError, messageOf } from "@web-api/client.ts";
+import { downloadUrl, fetchAllResultsZip, fetchResult } from "@web-api/endpoints.ts";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { downloadName } from "../lib/job-state.ts";
+
+function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  a.rel = "noopener";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Give the browser time to start the save before the URL goes away.
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/**
+ * Spec §7: fetch the result as a blob and save it under the job's file name;
+ * on failure log "Download failed: {status} - {body}" and open the URL in a new tab.
+ */
+export async function downloadJob(job: Pick<Job, "id" | "filename" | "format">): Promise<boolean> {
+  try {
+    const res = await fetchResult(job.id);
+    saveBlob(await res.blob(), downloadName(job));
+    return true;
+  } catch (err) {
+    if (err instanceof ApiRequestError) {
+      console.error(`Download failed: ${err.status} - ${err.serverMessage ?? err.message}`);
+    } else {
+      console.error("Download failed:", err);
+    }
+    globalThis.open(downloadUrl(job.id), "_blank", "noopener");
+    return false;
+  }
+}
+
+/** The file name of an RFC 6266 `Content-Disposition`: `filename*` (UTF-8) first, then `filename`. */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch { /* fall back to the plain name */ }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header);
+  return plain ? (plain[1] ?? plain[2]!.trim()) : null;
+}
+
+/**
+ * Download all (issue 15, item 6): one ZIP of every completed result, saved under the server's
+ * name (`squeezejpeg-YYYY-MM-DD-N-images.zip`). Fetched first, so a refusal (409 when nothing is
+ * left to download) becomes an `ApiRequestError` with the server's message instead of a failed file.
+ */
+export async function downloadAllZip(): Promise<string> {
+  const res = await fetchAllResultsZip();
+  const name = dispositionName(res.headers.get("Content-Disposition")) ?? "squeezejpeg-images.zip";
+  saveBlob(await res.blob(), name);
+  return name;
+}
+
+/** Download all as one ZIP; a refusal is a toast with the server's reason. */
+export function useDownloadAllZip() {
+  return useMutation({
+    mutationFn: downloadAllZip,
+    onError: (err) =>
+      toast({
+        title: "Download failed",
+        description: messageOf(err, "The ZIP could not be downloaded; please try again"),
+        variant: "destructive",
+      }),
+  });
+}
