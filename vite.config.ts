@@ -10,6 +10,8 @@ export default defineConfig({
   // The one way to reach the server (web/src/api); deno.json "imports" maps it the same for deno check/test.
   resolve: { alias: { "@web-api": fileURLToPath(new URL("./web/src/api", import.meta.url)) } },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  // The live preview's worker (web/src/features/live-preview) is an ES module: the codecs' glue splits into chunks.
+  worker: { format: "es" },
   server: {
     port: 5173,
     proxy: { "/api": "http://127.0.0.1:8000", "/healthz": "http://127.0.0.1:8000" },

@@ -19,7 +19,8 @@ type Symbols = {
 };
 
 function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolean): boolean {
-  if (Deno.build.os !== "linux") return false;
+  // The browser (the live preview's worker) has no Deno and no libc to tune.
+  if (typeof Deno === "undefined" || Deno.build.os !== "linux") return false;
   try {
     const libc = Deno.dlopen<Symbols>("libc.so.6", {
       syscall: { parameters: ["i64"], result: "i64" },
@@ -43,6 +44,7 @@ function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolea
  * batch compression when cores are saturated.
  */
 export function lowerThreadPriority(): boolean {
+  if (typeof Deno === "undefined") return false;
   const gettid = GETTID[Deno.build.arch];
   if (gettid === undefined) return false;
   return withLibc((libc) => {

@@ -54,7 +54,6 @@ export type {
   ProgressCallback,
   QualityReport,
 } from "./types.ts";
-export { type QualityVerdict, verdict } from "./quality/report.ts";
 export { AUTO_SCORE_THRESHOLD } from "./pipeline/targets.ts";
 export { estimateJobMemory } from "./pool/job-memory.ts";
 /** Largest image (pixels) the WASM codecs handle reliably; see codecs/README.md. */

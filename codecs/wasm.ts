@@ -4,6 +4,12 @@
  * own loader fetches relative to import.meta.url, which does not work under
  * Deno (neither "web" nor "worker" by its detection), so we compile once and
  * hand the module to the jsquash `init`.
+ *
+ * The seam between environments is the table of compiled modules, keyed by `wasmKey`: whoever starts the
+ * codecs may fill it first (`useCompiledModules`). The server's host worker compiles every module with
+ * `compileCodecs` (Deno reads the files); the browser's live preview worker fetches the files its bundler
+ * emitted and compiles them (`browser-wasm.ts`). Only a module nobody supplied is read here with Deno's file
+ * API (tests, benches), so the browser never reaches it.
  */
 import { adviseHugePages } from "./libc.ts";
 
@@ -28,7 +34,10 @@ const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM
 /** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
 const ownCompiled = new Map<string, WebAssembly.Module>();
 
-/** Compiled modules by file URL, as posted from the host worker to each codec worker. */
+/**
+ * Compiled modules by key (`packageWasmKey` for a package's file, the file URL's href for ours), as posted from
+ * the host worker to each codec worker, or compiled by the browser's live preview worker.
+ */
 export type CompiledModules = Record<string, WebAssembly.Module>;
 
 /**
@@ -39,7 +48,7 @@ export type CompiledModules = Record<string, WebAssembly.Module>;
 export async function compileCodecs(): Promise<CompiledModules> {
   const modules: CompiledModules = {};
   for (const [entry, file] of CODEC_WASM) {
-    modules[wasmUrl(entry, file).href] = await compilePackageWasm(entry, file);
+    modules[packageWasmKey(entry, file)] = await compilePackageWasm(entry, file);
   }
   for (const url of OWN_WASM) {
     // A runtime without relaxed SIMD cannot compile the fast metric: its users fall back to the portable one.
@@ -63,15 +72,20 @@ export function compiledModuleSync(url: URL): WebAssembly.Module {
   return module;
 }
 
+/**
+ * A package's WASM file by name, the same in every environment (`import.meta.resolve` of a bare specifier
+ * works under Deno only, so the file's URL is resolved only where it is read: here, under Deno).
+ */
+export const packageWasmKey = (entry: string, file: string): string => `${entry}#${file}`;
+
 const wasmUrl = (entry: string, file: string) => new URL(file, import.meta.resolve(entry));
 
 /** `entry` is a resolvable module of the package; `file` is relative to it. */
 export function compilePackageWasm(entry: string, file: string): Promise<WebAssembly.Module> {
-  const url = wasmUrl(entry, file);
-  const key = url.href;
+  const key = packageWasmKey(entry, file);
   let module = compiled.get(key);
   if (!module) {
-    module = Deno.readFile(url).then((bytes) => WebAssembly.compile(bytes));
+    module = Deno.readFile(wasmUrl(entry, file)).then((bytes) => WebAssembly.compile(bytes));
     compiled.set(key, module);
   }
   return module;

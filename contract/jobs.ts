@@ -1,5 +1,6 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
 import type { BatchPriority, CodecId, CompressSettings } from "./settings.ts";
+import { scoreWordMin, shownScore } from "./score-words.ts";
 
 export const JOB_STATUSES = ["pending", "processing", "completed", "error"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -22,13 +23,13 @@ export interface QualityScores {
   ssimulacra2: number;
   /** SSIMULACRA 2 clamped to 0-100; targets and "auto" use it (90 visually lossless, 80 not noticeable at 1:1). */
   score: number;
-  /** 0-100 from the metric's detail-loss (blur) map. */
+  /** 0-100 from the metric's detail-loss (blur) map, on SSIMULACRA 2's scale (ADR 026). */
   sharpness: number;
-  /** 0-100 from the metric's chroma channels (X, B). */
+  /** 0-100 from the metric's chroma channels (X, B), on SSIMULACRA 2's scale (ADR 026). */
   colorAccuracy: number;
-  /** 0-100 from the metric's artifact (ringing, blocking, banding) map. */
+  /** 0-100 from the metric's artifact (ringing, blocking, banding) map, on SSIMULACRA 2's scale (ADR 026). */
   artifacts: number;
-  /** = score; ≥85 good, ≥70 fair, below poor. */
+  /** = score; its word and colour come from contract/score-words.ts (≥ 90 Lossless … ≥ 80 green). */
   overall: number;
 }
 
@@ -134,7 +135,10 @@ export interface SubscriptionStatusResponse {
 
 export { downloadName } from "./file-names.ts";
 
-/** Quality labels (spec §9). */
+/**
+ * Quality labels (spec §9): the words of the quality setting (the encoder's 1-100 slider), not of a
+ * measured score, whose words are on SSIMULACRA 2's scale (contract/score-words.ts).
+ */
 export function qualityLabel(q: number): string {
   if (q >= 95) return "Lossless";
   if (q >= 85) return "Excellent";
@@ -145,19 +149,14 @@ export function qualityLabel(q: number): string {
   return "Very Poor";
 }
 
-/** Overall score colour bands (spec §9). */
-export const scoreBand = (score: number): "good" | "fair" | "poor" =>
-  score >= 85 ? "good" : score >= 70 ? "fair" : "poor";
-
-/** Below this score a size target's result is visibly degraded (SSIMULACRA 2 "medium quality"). */
-export const SIZE_TARGET_WARN_BELOW = 50;
+/** Below this score a size target's result is visibly degraded: under "Fair" (SSIMULACRA 2 "medium quality"). */
+export const SIZE_TARGET_WARN_BELOW = scoreWordMin("Fair");
 
 /** The job note a size target earns when the size it asked for cost too much quality. */
 export function sizeTargetNote(settings: CompressSettings, scores: QualityScores | null): string | null {
   if (settings.target?.kind !== "size" || !scores || scores.score >= SIZE_TARGET_WARN_BELOW) return null;
-  return `size target reached at a quality score of ${
-    Math.round(scores.score)
-  }, below ${SIZE_TARGET_WARN_BELOW}: visibly degraded`;
+  const shown = shownScore(scores.score);
+  return `size target reached at a quality score of ${shown.value}, below ${SIZE_TARGET_WARN_BELOW}: ${shown.word}, visibly degraded`;
 }
 
 /** Scores stored before SSIMULACRA 2 lack `ssimulacra2`: their score stands in for it. */

@@ -18,6 +18,7 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml",
   ".webmanifest": "application/manifest+json",
   ".woff2": "font/woff2",
+  ".wasm": "application/wasm",
 };
 
 async function readIfFile(path: string): Promise<Uint8Array<ArrayBuffer> | null> {

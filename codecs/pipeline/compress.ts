@@ -218,7 +218,7 @@ export async function scoreImage(
 }
 
 /** Decodes a JPEG and turns it upright by its EXIF orientation (the pixels every step works on). */
-async function decodeUpright(bytes: Uint8Array, info: JpegInfo): Promise<RgbaImage> {
+export async function decodeUpright(bytes: Uint8Array, info: JpegInfo): Promise<RgbaImage> {
   const stored = await decodeJpegPixels(bytes);
   if (stored.width !== info.width || stored.height !== info.height) {
     throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");

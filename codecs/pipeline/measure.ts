@@ -24,7 +24,7 @@ export async function measureOutput(
   const planes = measurePlanes(decoded, original.factor);
   releasePixels(decoded);
   try {
-    return compareQuality(original.pyramid, planes.pyramid);
+    return compareQuality(original.pyramid, planes.pyramid, original.grayscale);
   } finally {
     planes.pyramid.free();
   }

@@ -13,6 +13,8 @@ export const MEASURE_MAX_PIXELS = 24_000_000;
 export interface MeasurePlanes {
   pyramid: XybPyramid;
   factor: number;
+  /** Every pixel neutral (R = G = B): the sub-scores use their grayscale calibration (report.ts). */
+  grayscale: boolean;
 }
 
 export function measureFactor(width: number, height: number): number {
@@ -20,7 +22,28 @@ export function measureFactor(width: number, height: number): number {
 }
 
 export function measurePlanes(image: RgbaImage, factor = measureFactor(image.width, image.height)): MeasurePlanes {
-  return { pyramid: xybPyramid(factor === 1 ? image : boxDownscale(image, factor)), factor };
+  return {
+    pyramid: xybPyramid(factor === 1 ? image : boxDownscale(image, factor)),
+    factor,
+    grayscale: isNeutral(image),
+  };
+}
+
+/** R = G = B in every pixel (a grayscale JPEG decodes so; a colour photo stops the scan at once). */
+export function isNeutral(image: RgbaPixels): boolean {
+  const { data } = image;
+  const count = image.width * image.height;
+  if (data.byteOffset % 4 !== 0) {
+    for (let p = 0; p < count * 4; p += 4) if (data[p] !== data[p + 1] || data[p + 1] !== data[p + 2]) return false;
+    return true;
+  }
+  const pixels = new Uint32Array(data.buffer, data.byteOffset, count);
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i]!;
+    // Little-endian RGBA: R in the low byte. R = G = B when the three bytes repeat.
+    if (((p ^ (p >>> 8)) & 0xffff) !== 0) return false;
+  }
+  return true;
 }
 
 function boxDownscale(image: RgbaPixels, factor: number): RgbaPixels {

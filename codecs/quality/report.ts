@@ -1,20 +1,13 @@
 /**
  * The quality report shown in the Compare panel and used by targets
  * (definitions in codecs/README.md). Everything comes from one SSIMULACRA 2.1
- * comparison (./ssimulacra2.ts); all sub-scores are 0-100, higher is better.
+ * comparison (./ssimulacra2.ts); all sub-scores are 0-100 on SSIMULACRA 2's scale, higher is better.
  */
 import type { QualityScores } from "../../contract/jobs.ts";
 import { compareXyb, scoreFromWeightedSum, weightIndex, WEIGHTS, type XybPyramid } from "./ssimulacra2.ts";
 
 /** The shape the API serves (contract/jobs.ts), defined once. */
 export type QualityReport = QualityScores;
-
-export type QualityVerdict = "good" | "fair" | "poor";
-
-/** The spec's bands, on the SSIMULACRA 2 scale. */
-export function verdict(overall: number): QualityVerdict {
-  return overall >= 85 ? "good" : overall >= 70 ? "fair" : "poor";
-}
 
 export const IDENTICAL: QualityReport = {
   ssimulacra2: 100,
@@ -28,38 +21,77 @@ export const IDENTICAL: QualityReport = {
 const ARTIFACT_MAP = 1, DETAIL_MAP = 2;
 const X = 0, B = 2;
 
+/** The sub-scores, each with the metric's terms it keeps. */
+export const SUB_SCORES = {
+  // Detail kept: the detail-loss map (edges of the original missing from the output), all channels.
+  sharpness: (_c: number, map: number) => map === DETAIL_MAP,
+  // Ringing, blocking, banding: the artifact map (edges the original does not have), all channels.
+  artifacts: (_c: number, map: number) => map === ARTIFACT_MAP,
+  // Colour: every term of the chroma channels X and B (SSIM and both edge maps).
+  colorAccuracy: (c: number) => c === X || c === B,
+} as const;
+export type SubScore = keyof typeof SUB_SCORES;
+
 /**
- * A sub-score is the SSIMULACRA 2 score the image would get if only some of the
- * metric's 108 weighted terms counted: the same mapping, fewer errors.
+ * The weighted error sums behind a report: all 108 terms (the metric's own sum) and each
+ * sub-score's share of them. `scoreFromWeightedSum(total)` is the SSIMULACRA 2 score.
  */
-function partialScore(norms: Float64Array, keep: (channel: number, map: number) => boolean): number {
-  let sum = 0;
+export type QualityTerms = Record<SubScore | "total", number>;
+
+export function qualityTerms(norms: Float64Array): QualityTerms {
+  const terms: QualityTerms = { total: 0, sharpness: 0, artifacts: 0, colorAccuracy: 0 };
+  const kinds = Object.entries(SUB_SCORES) as [SubScore, (c: number, map: number) => boolean][];
   for (let c = 0; c < 3; c++) {
     for (let scale = 0; scale < 6; scale++) {
       for (let norm = 0; norm < 2; norm++) {
         for (let map = 0; map < 3; map++) {
-          if (!keep(c, map)) continue;
           const i = weightIndex(c, scale, norm, map);
-          sum += WEIGHTS[i]! * Math.abs(norms[i]!);
+          const term = WEIGHTS[i]! * Math.abs(norms[i]!);
+          terms.total += term;
+          for (const [kind, keeps] of kinds) if (keeps(c, map)) terms[kind] += term;
         }
       }
     }
   }
-  return clamp(scoreFromWeightedSum(sum));
+  return terms;
 }
 
-export function compareQuality(original: XybPyramid, output: XybPyramid): QualityReport {
+/**
+ * How much each sub-score's errors are scaled before the metric's own mapping to 0-100, so that
+ * a sub-score reads on SSIMULACRA 2's scale: a sub-score is the score the image would get if all
+ * its faults were like this kind, in the proportion this kind has in a typical photo's errors.
+ * Grayscale images have their own: without chroma errors, a photo's luma detail loss and artifacts
+ * are a larger share of its errors (their colour accuracy keeps the colour photos' scale, and reads
+ * high: there is no colour to lose).
+ * Fitted by `deno run -A bench/subscore-calibration.ts` (ADR 026) on the public corpus (.corpus/A: its 23
+ * colour photos, and a gray copy of each plus its grayscale photo), compressed by compressImage with MozJPEG
+ * and jpegli at qualities 5-95: 550 colour and 601 grayscale results. Least squares, in word bands, between
+ * each sub-score and the overall score. At least one sub-score's word is then within one band of the
+ * overall's on 1149 of the 1151 results (colour 548/550, grayscale 601/601); before, on 242 (21%), the
+ * sub-scores sitting 28-41 points above the overall score on average. Old → new, colour photos:
+ * sharpness 99 → 93.6, 97 → 81.0, 95 → 68.6; artifacts 99 → 96.2, 95 → 81.1, 90 → 62.6;
+ * colour 99 → 97.4, 95 → 87.0, 90 → 74.1.
+ */
+export const SUB_SCORE_ERROR_SCALE: Readonly<Record<"color" | "grayscale", Readonly<Record<SubScore, number>>>> = {
+  color: { sharpness: 19.09, artifacts: 8.42, colorAccuracy: 4.63 },
+  grayscale: { sharpness: 13.97, artifacts: 60.07, colorAccuracy: 4.63 },
+};
+
+/** The sub-score on SSIMULACRA 2's scale (see SUB_SCORE_ERROR_SCALE). */
+export const subScore = (terms: QualityTerms, kind: SubScore, grayscale = false): number =>
+  clamp(scoreFromWeightedSum(terms[kind] * SUB_SCORE_ERROR_SCALE[grayscale ? "grayscale" : "color"][kind]));
+
+/** The report of an output against its original; `grayscale`: the original has no colour (MeasurePlanes). */
+export function compareQuality(original: XybPyramid, output: XybPyramid, grayscale = false): QualityReport {
   const { score: raw, norms } = compareXyb(original, output);
   const score = clamp(raw);
+  const terms = qualityTerms(norms);
   return {
     ssimulacra2: round(raw, 2),
     score: round(score, 1),
-    // Detail kept: the detail-loss map (edges of the original missing from the output), all channels.
-    sharpness: round(partialScore(norms, (_c, map) => map === DETAIL_MAP), 1),
-    // Ringing, blocking, banding: the artifact map (edges the original does not have), all channels.
-    artifacts: round(partialScore(norms, (_c, map) => map === ARTIFACT_MAP), 1),
-    // Colour: every term of the chroma channels X and B (SSIM and both edge maps).
-    colorAccuracy: round(partialScore(norms, (c) => c === X || c === B), 1),
+    sharpness: round(subScore(terms, "sharpness", grayscale), 1),
+    artifacts: round(subScore(terms, "artifacts", grayscale), 1),
+    colorAccuracy: round(subScore(terms, "colorAccuracy", grayscale), 1),
     overall: round(score, 1),
   };
 }

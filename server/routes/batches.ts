@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
-import { zipResponse } from "./zip-response.ts";
+import { zipResponse, zipVersions } from "./zip-response.ts";
 import { readJson } from "./request.ts";
 import { parseInput } from "../services/validation.ts";
 import { recompressSchema } from "../../contract/settings.ts";
@@ -28,6 +28,8 @@ export const batchRoutes = new Hono<AppEnv>()
     return c.json(await c.var.deps.compression.recompressBatch(currentUser(c), c.req.param("id"), settings), 201);
   })
   .get("/batches/:id/download.zip", async (c) => {
-    const { name, files } = await c.var.deps.compression.zipEntries(currentUser(c).id, c.req.param("id"));
-    return zipResponse(`${name || "images"}-compressed.zip`, files);
+    const versions = zipVersions(c.req.query("versions"));
+    const { name, files } = await c.var.deps.compression.zipEntries(currentUser(c).id, c.req.param("id"), versions);
+    const suffix = versions === "all" ? "all-versions" : "compressed";
+    return zipResponse(`${name || "images"}-${suffix}.zip`, files);
   });

@@ -6,7 +6,7 @@ import type { FileDownload } from "../services/compression/compression-service.t
 import { parseInput } from "../services/validation.ts";
 import { PREVIEW_SIZES } from "../../contract/jobs.ts";
 import { z } from "zod";
-import { zipResponse } from "./zip-response.ts";
+import { zipResponse, zipVersions } from "./zip-response.ts";
 import { readJson } from "./request.ts";
 import { recompressSchema } from "../../contract/settings.ts";
 
@@ -32,7 +32,8 @@ export const jobRoutes = new Hono<AppEnv>()
   .use("/preview/*", requireUser)
   .get("/jobs", async (c) => c.json({ jobs: await c.var.deps.compression.listJobs(currentUser(c).id) }))
   .get("/jobs/download.zip", async (c) => {
-    const { name, files } = await c.var.deps.compression.allResults(currentUser(c).id);
+    const versions = zipVersions(c.req.query("versions"));
+    const { name, files } = await c.var.deps.compression.allResults(currentUser(c).id, versions);
     return zipResponse(name, files);
   })
   .post("/jobs/:id/recompress", async (c) => {

@@ -1,11 +1,16 @@
 import { contentDisposition } from "../services/compression/content-disposition.ts";
 import type { ZipFile } from "../services/compression/compression-service.ts";
-import { uniqueNames, zipStream } from "../services/compression/zip-stream.ts";
+import type { ZipVersions } from "../services/compression/compression-service.ts";
+import { zipStream } from "../services/compression/zip-stream.ts";
 
-/** Completed results streamed as one ZIP, entries named uniquely, under `fileName`. */
+/** `?versions=all` on the ZIP routes: every version, named by its settings; otherwise each photo's latest. */
+export function zipVersions(query: string | undefined): ZipVersions {
+  return query === "all" ? "all" : "latest";
+}
+
+/** Completed results streamed as one ZIP under `fileName`, entries already named distinctly (queries.ts). */
 export function zipResponse(fileName: string, files: ZipFile[]): Response {
-  const names = uniqueNames(files.map((f) => f.name));
-  return new Response(zipStream(files.map((f, i) => ({ name: names[i]!, open: f.open }))), {
+  return new Response(zipStream(files), {
     headers: {
       "Content-Type": "application/zip",
       "Content-Disposition": contentDisposition(fileName),

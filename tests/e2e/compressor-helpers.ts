@@ -57,11 +57,19 @@ export async function signUpAndOpen(page: Page, username: string): Promise<void>
 
 export const fileInput = (page: Page) => page.locator('input[type="file"][aria-label="Choose JPEG images"]');
 
-/** Picks files and uploads them; resolves once the server accepted the upload. */
+/** Picks files, which start compressing at once (issue 24 item 3); resolves once the server accepted them. */
 export async function upload(page: Page, files: UploadFile[]): Promise<void> {
   await fileInput(page).setInputFiles(files);
-  await page.getByRole("button", { name: /^Upload \d+ images?$/ }).click();
   await page.getByText("Upload successful", { exact: true }).waitFor();
+}
+
+/** Counts the page's POST /api/compress requests from now on. */
+export function countUploads(page: Page): { readonly requests: number } {
+  const counter = { requests: 0 };
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/compress") counter.requests++;
+  });
+  return counter;
 }
 
 /** Waits until `count` job cards are completed. */

@@ -30,6 +30,17 @@ async function quality50(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Done", exact: true }).click();
 }
 
+/** Waits until the server holds `count` jobs, all completed (versions of a photo share one card). */
+const serverJobsCompleted = (page: Page, count: number) =>
+  page.waitForFunction(
+    async (n) => {
+      const { jobs } = await (await fetch("/api/jobs")).json();
+      return jobs.length === n && jobs.every((j: { status: string }) => j.status === "completed");
+    },
+    count,
+    { timeout: 60_000, polling: 200 },
+  );
+
 const recompressOf = (kind: "jobs" | "batches") => (req: Request) =>
   req.method() === "POST" && new RegExp(`^/api/${kind}/[^/]+/recompress$`).test(new URL(req.url()).pathname);
 
@@ -141,7 +152,8 @@ e2eSuite("the web app shows its errors (issue 22) in the browser", async ({ newP
         page.getByRole("button", { name: "Re-compress seen.jpg with current settings" }).click(),
       ]);
       assert.deepEqual(jobRequest.postDataJSON(), { settings: onScreen });
-      await waitForCompleted(page, 2);
+      // One card per photo (issue 24, item 4): the versions are counted on the server.
+      await serverJobsCompleted(page, 2);
 
       const [batchRequest] = await Promise.all([
         page.waitForRequest(recompressOf("batches")),
@@ -151,7 +163,8 @@ e2eSuite("the web app shows its errors (issue 22) in the browser", async ({ newP
           .click(),
       ]);
       assert.deepEqual(batchRequest.postDataJSON(), { settings: onScreen });
-      await waitForCompleted(page, 3);
+      // One card per photo (issue 24, item 4): the versions are counted on the server.
+      await serverJobsCompleted(page, 3);
 
       const { jobs } = await (await page.request.get("/api/jobs")).json() as { jobs: { quality: number }[] };
       assert.deepEqual(jobs.map((j) => j.quality).sort(), [50, 50, 80]);

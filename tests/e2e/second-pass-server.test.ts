@@ -21,6 +21,18 @@ const serverJobs = (page: Page) =>
     }[]
   );
 
+type ServerJob = Awaited<ReturnType<typeof serverJobs>>[number];
+
+/** Polls the server until a completed job matching `pick` exists. */
+async function completedJob(page: Page, pick: (j: ServerJob) => boolean): Promise<ServerJob> {
+  for (let i = 0; i < 600; i++) {
+    const found = (await serverJobs(page)).find((j) => pick(j) && j.status === "completed");
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("no such completed job");
+}
+
 /** A 1×1 PNG. */
 const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
@@ -76,7 +88,7 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
           { name: "renamed.jpg", mimeType: "image/jpeg", buffer: Buffer.from(png) },
           photo("good-2.jpg"),
         ]);
-        await page.getByRole("button", { name: "Upload 3 images" }).click();
+        // Picked files start at once (issue 24 item 3).
         await page.getByText("Upload successful", { exact: true }).waitFor();
         await page.getByText("2 file(s) uploaded and queued for compression; 1 file was refused", { exact: true })
           .waitFor();
@@ -104,7 +116,7 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
 
   for (const [width, height] of [[1280, 800], [375, 812]] as const) {
     await step(
-      `[3] at ${width} px the button says how many fit today's quota, only those are sent, the card shows the limit`,
+      `[3] at ${width} px only what fits today's quota is sent at once, the rest stays marked, the card shows the limit`,
       async () => {
         const page = await newPage();
         await page.setViewportSize({ width, height });
@@ -113,20 +125,8 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
         await page.getByTestId("usage-count").filter({ hasText: "8 / 10" }).waitFor();
 
         const uploads = countUploads(page);
+        // Picked files start at once (issue 24 item 3), the quota first: the 2 that fit are sent.
         await fileInput(page).setInputFiles(Array.from({ length: 5 }, (_, i) => photo(`late-${i}.jpg`)));
-        const button = page.getByTestId("upload-button");
-        assert.equal(await button.textContent(), "Compress 2 of 5");
-        await page.getByRole("link", { name: "Upgrade for all" }).waitFor();
-        const notice = page.getByTestId("quota-notice");
-        await notice.getByText("2 free compressions left today (of 10).").waitFor();
-        await notice.getByText("3 files are over the limit and will not be sent.", { exact: false }).waitFor();
-        assert.equal(await page.getByTestId("over-quota").count(), 3);
-        for (const el of [button, page.getByRole("link", { name: "Upgrade for all" })]) {
-          const box = (await el.boundingBox())!;
-          assert.ok(box.x >= 0 && box.x + box.width <= width, `${await el.textContent()} fits at ${width} px`);
-        }
-
-        await button.click();
         await page.getByText("Upload successful", { exact: true }).waitFor();
         assert.equal(uploads.requests, 1);
         const jobs = await serverJobs(page);
@@ -136,10 +136,19 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
           "late-1.jpg",
         ]);
         // The 3 others stay selected, marked; nothing more can be sent today.
+        const button = page.getByTestId("upload-button");
         assert.equal(await page.getByTestId("selected-count").textContent(), "3 / 20");
-        await page.getByTestId("upload-button").filter({ hasText: "Compress 0 of 3" }).waitFor();
+        await button.filter({ hasText: "Compress 0 of 3" }).waitFor();
         assert.ok(await button.isDisabled());
+        await page.getByRole("link", { name: "Upgrade for all" }).waitFor();
+        const notice = page.getByTestId("quota-notice");
         await notice.getByText("Daily limit reached: 10 of 10 free compressions used today.").waitFor();
+        await notice.getByText("3 files are over the limit and will not be sent.", { exact: false }).waitFor();
+        assert.equal(await page.getByTestId("over-quota").count(), 3);
+        for (const el of [button, page.getByRole("link", { name: "Upgrade for all" })]) {
+          const box = (await el.boundingBox())!;
+          assert.ok(box.x >= 0 && box.x + box.width <= width, `${await el.textContent()} fits at ${width} px`);
+        }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
         assert.ok(overflow <= 0, `no sideways scroll at ${width} px (${overflow})`);
         assert.equal(uploads.requests, 1, "nothing sent that would be refused");
@@ -154,7 +163,8 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
           await page.waitForURL((u) => u.pathname === "/");
           await page.getByTestId("usage-card").getByText("Unlimited with Premium").waitFor();
           await fileInput(page).setInputFiles(Array.from({ length: 3 }, (_, i) => photo(`after-${i}.jpg`)));
-          assert.equal(await page.getByTestId("upload-button").textContent(), "Upload 3 images");
+          await page.getByText("3 file(s) uploaded and queued for compression", { exact: true }).waitFor();
+          assert.equal(uploads.requests, 2, "all three sent at once");
           assert.equal(await page.getByTestId("quota-notice").count(), 0);
         }
         await page.context().close();
@@ -188,21 +198,25 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       );
       await button.click();
       await page.getByText("Re-compressing again.jpg", { exact: true }).waitFor();
-      await waitForCompleted(page, 2);
-      const second = (await serverJobs(page)).find((j) => j.id !== first.id)!;
+      const second = await completedJob(page, (j) => j.id !== first.id);
       assert.equal(second.sourceJobId, first.id);
       assert.equal(second.quality, 50);
       assert.equal(uploads.requests, 1, "no file was sent again");
-      const newCard = page.locator(`[data-testid="job-card"][data-job-id="${second.id}"]`);
-      assert.equal(await newCard.getByTestId("job-source").textContent(), "Re-compressed from again.jpg");
-      // The old result stays and still downloads.
-      const oldCard = page.locator(`[data-testid="job-card"][data-job-id="${first.id}"]`);
-      assert.equal(await oldCard.getAttribute("data-status"), "completed");
+      // One card per photo (issue 24, item 4): the newest version, the earlier one folded under it.
+      const card = page.locator(`[data-testid="job-card"][data-job-id="${second.id}"][data-status="completed"]`);
+      await card.waitFor();
+      assert.equal(await page.getByTestId("job-card").count(), 1, "the photo is shown once");
+      assert.equal(await card.getByTestId("job-source").textContent(), "Re-compressed from again.jpg");
+      assert.equal(await page.getByTestId("queue-summary").textContent(), "1 of 1 completed");
+      // The old result stays and still downloads, from "Earlier versions", named by its settings.
+      const earlier = card.getByTestId("earlier-versions");
+      await earlier.locator("summary").click();
+      assert.equal(await earlier.getByTestId("earlier-version").count(), 1);
       const [download] = await Promise.all([
         page.waitForEvent("download"),
-        oldCard.getByRole("button", { name: "Download again.jpg" }).click(),
+        earlier.getByRole("button", { name: "Download again.q80.jpg" }).click(),
       ]);
-      assert.equal(download.suggestedFilename(), "again.jpg");
+      assert.equal(download.suggestedFilename(), "again.q80.jpg");
       const oldBytes = await Deno.readFile((await download.path())!);
       const newRes = await page.request.get(`/api/download/${second.id}`);
       assert.equal(newRes.status(), 200);
@@ -216,11 +230,17 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       });
       await batchButton.click();
       await page.getByText(/^Re-compressing 1 image of /).waitFor();
-      await waitForCompleted(page, 3);
-      const third = (await serverJobs(page)).find((j) => j.id !== first.id && j.id !== second.id)!;
+      const third = await completedJob(page, (j) => j.id !== first.id && j.id !== second.id);
       assert.equal(third.quality, 50);
       assert.ok(third.sourceJobId === first.id, JSON.stringify(third));
       assert.equal(uploads.requests, 1);
+      const latest = page.locator(`[data-testid="job-card"][data-job-id="${third.id}"][data-status="completed"]`);
+      await latest.waitFor();
+      assert.equal(await page.getByTestId("job-card").count(), 1, "still one photo");
+      // Download all: the latest version under the photo's name; All versions: each named by its settings.
+      const zip = await page.request.get("/api/jobs/download.zip?versions=all");
+      assert.equal(zip.status(), 200);
+      assert.match(zip.headers()["content-disposition"]!, /-3-versions\.zip/);
 
       // A refusal reads as the server wrote it (here: the originals expired).
       const expired = "The originals have been deleted (images are kept for an hour after compression); upload again";
@@ -229,6 +249,7 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
         (route) =>
           route.fulfill({ status: 410, contentType: "application/json", body: JSON.stringify({ error: expired }) }),
       );
+      const oldCard = latest;
       await oldCard.getByRole("button", { name: "Re-compress again.jpg with current settings" }).click();
       await page.getByText("Could not re-compress again.jpg", { exact: true }).waitFor();
       await page.getByText(expired, { exact: true }).waitFor();

@@ -11,6 +11,11 @@ import { dragFiles, fileInput, fixture, photo, signUpAndOpen, upload, waitForCom
 
 const fixtureFile = (name: string) => ({ name, mimeType: "image/jpeg", buffer: fixture(name) });
 
+/** The score words' table (ADR 026), written out here so the page is checked against it, not against itself. */
+const scoreWordOf = (score: number) =>
+  ([[90, "Lossless"], [85, "Excellent"], [80, "Very Good"], [70, "Good"], [50, "Fair"], [30, "Poor"]] as const)
+    .find(([min]) => score >= min)?.[1] ?? "Very Poor";
+
 const figure = (text: string) => console.log(`[figure] ${text}`);
 
 const jpeg = (name: string, size = 5000) => ({ name, type: "image/jpeg", size });
@@ -206,9 +211,11 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
   await step("[10] files dropped anywhere on the compressor page are taken; the browser stays", async () => {
     const page = await newPage();
     await signUpAndOpen(page, "anywhere");
+    // A dropped file starts uploading at once (issue 24 item 3).
+    const sent = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/compress");
     const taken = await dragFiles(page, [jpeg("far-away.jpg")], "drop");
     assert.ok(taken, "the page prevented the browser's own drop (navigating to the file)");
-    assert.equal(await page.getByTestId("selected-count").textContent(), "1 / 20");
+    await sent;
     // While files are over the page, the drop zone says they can be dropped anywhere.
     await dragFiles(page, [jpeg("hover.jpg")], "drag");
     await page.getByTestId("dropzone-heading").getByText("Drop the images anywhere on this page").waitFor();
@@ -269,7 +276,8 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
         const toastBox = (await toast.boundingBox())!;
         const guarded = [
           ...await banner.getByRole("button").all(),
-          page.getByRole("button", { name: "Upload 1 image" }),
+          // Picked files start at once (issue 24 item 3): picking is the upload button now.
+          page.getByRole("button", { name: "Select images" }),
         ];
         for (const control of guarded) {
           const box = (await control.boundingBox())!;
@@ -297,22 +305,25 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     const saved = jobs.reduce((s, j) => s + Math.max(0, j.originalSize - j.compressedSize), 0);
     const lowest = Math.min(...jobs.filter((j) => !j.keptOriginal && j.scores).map((j) => j.scores!.overall));
     const summary = (await page.getByTestId("review-summary").textContent()) ?? "";
-    assert.match(summary, /^Saved [\d.]+ (B|KB|MB) \(\d+%\) across 3 images · lowest score \d+$/);
+    assert.match(summary, /^Saved [\d.]+ (B|KB|MB) \(\d+%\) across 3 images · lowest score \d+ \([A-Za-z ]+\)$/);
     assert.ok(summary.includes(`(${Math.round((saved / original) * 100)}%)`), `byte-weighted: ${summary}`);
-    assert.ok(summary.endsWith(`lowest score ${Math.round(lowest)}`), summary);
+    assert.ok(summary.endsWith(`lowest score ${Math.round(lowest)} (${scoreWordOf(Math.round(lowest))})`), summary);
     // The batch row and the sidebar say the same.
     assert.equal(await page.getByTestId("batch-savings").textContent(), summary);
     assert.ok(summary.includes(`Saved ${await page.getByTestId("stat-savings").textContent()}`));
 
-    // Each card shows its measured score in the spec's bands, not the quality setting's label.
+    // Each card shows its measured score with the word and colour of SSIMULACRA 2's scale (ADR 026), the
+    // word linked to what the words mean.
     for (const j of jobs.filter((j) => !j.keptOriginal && j.scores)) {
       const card = page.locator(`[data-testid="job-card"][data-job-id="${j.id}"]`);
       const score = card.getByTestId("job-score");
-      assert.match((await score.textContent()) ?? "", new RegExp(`^Score ${Math.round(j.scores!.overall)} · `));
-      const band = j.scores!.overall >= 85 ? "good" : j.scores!.overall >= 70 ? "fair" : "poor";
-      assert.equal(await score.getAttribute("data-band"), band);
+      const shown = Math.round(j.scores!.overall);
+      assert.equal(await score.textContent(), `Score ${shown} · ${scoreWordOf(shown)}`);
+      assert.equal(await score.getAttribute("data-tone"), shown >= 80 ? "good" : shown >= 65 ? "fair" : "poor");
+      const word = score.getByTestId("score-word");
+      assert.equal(await word.getAttribute("href"), "/about#scores");
+      assert.ok((await word.getAttribute("title"))?.startsWith(`${scoreWordOf(shown)}: `));
     }
-    assert.equal(await page.getByTestId("job-card").getByText("Very Good", { exact: false }).count(), 0);
 
     // Sort by largest file.
     const order = page.getByLabel("Show", { exact: true });
@@ -342,10 +353,10 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     const [a, b, c] = jobs;
     const warning = (id: string) =>
       page.locator(`[data-testid="job-card"][data-job-id="${id}"]`).getByTestId("job-warning").textContent();
-    assert.match((await warning(a!.id)) ?? "", /Score 62 is below the fair band \(70\)/);
+    assert.match((await warning(a!.id)) ?? "", /Score 62 \(Fair\) is below 65: check it in Compare/);
     assert.match((await warning(b!.id)) ?? "", /The 50 KB target forced quality 32 \(below 40\)/);
     assert.equal(await page.getByTestId("job-warning").count(), 2);
-    assert.match((await page.getByTestId("review-summary").textContent()) ?? "", / · lowest score 62$/);
+    assert.match((await page.getByTestId("review-summary").textContent()) ?? "", / · lowest score 62 \(Fair\)$/);
     await page.getByLabel("Show", { exact: true }).selectOption("lowest-score");
     assert.equal(await page.getByTestId("job-card").first().getAttribute("data-job-id"), a!.id);
     await page.getByLabel("Show", { exact: true }).selectOption("already-optimised");
@@ -372,6 +383,14 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     const arrived = pendingCard.getByTestId("job-score");
     await arrived.waitFor({ timeout: 10_000 });
     assert.match((await arrived.textContent()) ?? "", new RegExp(`^Score ${Math.round(a!.scores!.overall)} · `));
+    // The word leads to what the scores mean: the About page's section, scrolled to.
+    await arrived.getByTestId("score-word").click();
+    await page.waitForURL(/\/about#scores$/);
+    const note = page.locator("#scores");
+    await note.getByRole("heading", { name: "What the quality score means" }).waitFor();
+    assert.ok(await note.isVisible());
+    assert.ok(await note.evaluate((el) => el.getBoundingClientRect().top < innerHeight), "scrolled to the section");
+    assert.equal(await note.getByTestId("score-scale").locator("tbody tr").count(), 7);
     await page.context().close();
   });
 

@@ -20,7 +20,7 @@ import { JobFiles } from "./job-files.ts";
 import { Transitions } from "../lifecycle/transitions.ts";
 import { Leases } from "../lifecycle/leases.ts";
 import { QueueReads } from "../lifecycle/queue-reads.ts";
-import { type FileDownload, Queries, type ZipFile } from "./queries.ts";
+import { type FileDownload, Queries, type ZipFile, type ZipVersions } from "./queries.ts";
 import { Retention } from "./retention.ts";
 import { Runner } from "./runner.ts";
 import { DEFAULT_POLL_MS, QueuePuller } from "./queue-puller.ts";
@@ -32,7 +32,7 @@ import type { UploadIntake } from "./upload-intake.ts";
 import { createLogger, type Logger } from "../../log.ts";
 
 export { RESTART_MESSAGE } from "../lifecycle/transitions.ts";
-export type { FileDownload, ZipFile } from "./queries.ts";
+export type { FileDownload, ZipFile, ZipVersions } from "./queries.ts";
 
 export interface CompressionServiceOptions {
   db: Db;
@@ -175,11 +175,11 @@ export class CompressionService {
   preview(userId: number, jobId: string, size?: PreviewSize): Promise<FileDownload> {
     return this.#queries.preview(userId, jobId, size);
   }
-  zipEntries(userId: number, batchId: string): Promise<{ name: string; files: ZipFile[] }> {
-    return this.#queries.zipEntries(userId, batchId);
+  zipEntries(userId: number, batchId: string, versions?: ZipVersions): Promise<{ name: string; files: ZipFile[] }> {
+    return this.#queries.zipEntries(userId, batchId, versions);
   }
-  allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
-    return this.#queries.allResults(userId);
+  allResults(userId: number, versions?: ZipVersions): Promise<{ name: string; files: ZipFile[] }> {
+    return this.#queries.allResults(userId, versions);
   }
   queueStatus(user: UserRow): Promise<QueueStatus> {
     return this.#queries.queueStatus(user);

@@ -9,7 +9,7 @@ import {
 } from "../../../contract/jobs.ts";
 import { concurrencyOf } from "../scheduling/policy.ts";
 import { planOf } from "../plan.ts";
-import { allResultsZipName, safeFileName } from "../../../contract/file-names.ts";
+import { allResultsZipName, distinctEntryNames, safeFileName, versionName } from "../../../contract/file-names.ts";
 import type { SavedSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
@@ -39,6 +39,22 @@ export interface FileDownload {
 export interface ZipFile {
   name: string;
   open(): Promise<ReadableStream<Uint8Array> | null>;
+}
+
+/** Which versions a ZIP holds: each photo's latest (the default) or every version held (`?versions=all`). */
+export type ZipVersions = "latest" | "all";
+
+/** A result's real format: a kept original stays a JPEG. */
+const resultFormat = (row: JobRow): Job["format"] => row.keptOriginal ? "jpeg" : row.format as Job["format"];
+
+/** Jobs grouped by photo (`sourceJobId ?? id`), each photo's versions oldest first. */
+export function groupByPhoto(rows: JobRow[]): Map<string, JobRow[]> {
+  const photos = new Map<string, JobRow[]>();
+  for (const row of [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq)) {
+    const photo = row.sourceJobId ?? row.id;
+    photos.set(photo, [...(photos.get(photo) ?? []), row]);
+  }
+  return photos;
 }
 
 /** Whether a job's bytes are gone or due to go (its record stays). */
@@ -145,13 +161,39 @@ export class Queries {
 
   /** The download name: the original's base name, `.webp` when converted (a kept original stays a JPEG). */
   #resultName(row: JobRow): string {
-    return downloadName(row.filename, row.keptOriginal ? "jpeg" : row.format as Job["format"]);
+    return downloadName(row.filename, resultFormat(row));
   }
 
-  /** The completed results still held, as ZIP entries opened one by one while the ZIP streams. */
-  #zipFiles(rows: JobRow[]): ZipFile[] {
-    return rows.filter((row) => row.status === "completed" && !isExpired(this.#c, row)).map((row) => ({
-      name: this.#resultName(row),
+  /**
+   * The ZIP entries of the photos among `rows` (a photo: its first upload, `sourceJobId ?? id`; issue 24
+   * item 4), opened one by one while the ZIP streams. By default each photo's latest completed version
+   * still held, under the photo's own name; `versions: "all"` gives every held version, each named by
+   * its settings (`beach.q70.jpg`). Entry names never get `(2)` suffixes (`distinctEntryNames`).
+   */
+  async #zipFiles(rows: JobRow[], versions: ZipVersions): Promise<ZipFile[]> {
+    const photos = groupByPhoto(rows);
+    const held = (row: JobRow) => row.status === "completed" && !isExpired(this.#c, row);
+    const chosen: { row: JobRow; photo: string; version: number }[] = [];
+    for (const [photo, all] of photos) {
+      const numbered = all.map((row, i) => ({ row, photo, version: i + 1 })).filter((v) => held(v.row));
+      chosen.push(...(versions === "all" ? numbered : numbered.slice(-1)));
+    }
+    // Newest first, as the job list shows them.
+    chosen.sort((a, b) => b.row.createdAt.getTime() - a.row.createdAt.getTime() || b.row.seq - a.row.seq);
+    const settings = new Map(
+      (await q.findBatches(this.#c.db, [...new Set(chosen.map((v) => v.row.batchId))])).map((b) => [b.id, b]),
+    );
+    const names = distinctEntryNames(chosen.map(({ row, photo, version }) => ({
+      name: versions === "all"
+        ? versionName(row.filename, batchSettings(settings.get(row.batchId)!), resultFormat(row))
+        : this.#resultName(row),
+      photo,
+      uploadedAt: photos.get(photo)![0]!.createdAt,
+      position: photos.get(photo)![0]!.seq + 1,
+      version,
+    })));
+    return chosen.map(({ row }, i) => ({
+      name: names[i]!,
       open: async () => (await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result"))?.body ?? null,
     }));
   }
@@ -170,19 +212,26 @@ export class Queries {
     return { ...file, name: downloadName(row.filename, "jpeg") };
   }
 
-  async zipEntries(userId: number, batchId: string): Promise<{ name: string; files: ZipFile[] }> {
+  /** A batch's photos (latest versions, or all with `versions: "all"`), re-compressions made in later batches included. */
+  async zipEntries(
+    userId: number,
+    batchId: string,
+    versions: ZipVersions = "latest",
+  ): Promise<{ name: string; files: ZipFile[] }> {
     const batch = await ownedBatch(this.#c.db, userId, batchId);
-    const files = this.#zipFiles(await q.jobsOfBatch(this.#c.db, batch.id));
+    const own = new Set((await q.jobsOfBatch(this.#c.db, batch.id)).map((r) => r.sourceJobId ?? r.id));
+    const rows = (await q.listJobsForUser(this.#c.db, userId)).filter((r) => own.has(r.sourceJobId ?? r.id));
+    const files = await this.#zipFiles(rows, versions);
     if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
     return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
   }
 
-  /** Every completed result still held, newest first, for "Download all" as one ZIP. */
-  async allResults(userId: number): Promise<{ name: string; files: ZipFile[] }> {
-    const files = this.#zipFiles(await q.listJobsForUser(this.#c.db, userId));
+  /** "Download all": each photo's latest result still held (or every version), newest first, as one ZIP. */
+  async allResults(userId: number, versions: ZipVersions = "latest"): Promise<{ name: string; files: ZipFile[] }> {
+    const files = await this.#zipFiles(await q.listJobsForUser(this.#c.db, userId), versions);
     if (files.length === 0) throw new ApiError(409, "There are no completed images to download");
     const day = utcDay(this.#c.now());
-    return { name: allResultsZipName(day, files.length), files };
+    return { name: allResultsZipName(day, files.length, versions === "all"), files };
   }
 
   async queueStatus(user: UserRow): Promise<QueueStatus> {

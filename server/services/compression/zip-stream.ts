@@ -6,19 +6,6 @@ export interface ZipEntry {
   open(): Promise<ReadableStream<Uint8Array> | null>;
 }
 
-/** Makes names unique the way file managers do: "a.jpg", "a (2).jpg". */
-export function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const key = name.toLowerCase();
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    if (n === 1) return name;
-    const dot = name.lastIndexOf(".");
-    return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-  });
-}
-
 /**
  * A ZIP streamed entry by entry as the client reads, each entry streamed from the byte store
  * chunk by chunk; JPEG and WebP are stored, not deflated again.

@@ -73,8 +73,12 @@ export const downloadUrl = (id: string) => `/api/download/${at(id)}`;
 export const previewUrl = (id: string, size: PreviewSize = "original") =>
   `/api/preview/${at(id)}${size === "original" ? "" : `?size=${size}`}`;
 export const fetchResult = (id: string) => apiRequest("GET", downloadUrl(id));
-/** Every completed result of the user in one ZIP (409 when there is none). */
-export const fetchAllResultsZip = () => apiRequest("GET", "/api/jobs/download.zip");
+/**
+ * Every photo's latest completed result in one ZIP (409 when there is none); `"all"`: every version
+ * still held, each named by its settings (`beach.q70.jpg`).
+ */
+export const fetchAllResultsZip = (versions: "latest" | "all" = "latest") =>
+  apiRequest("GET", `/api/jobs/download.zip${versions === "all" ? "?versions=all" : ""}`);
 
 // Batches
 
@@ -86,7 +90,8 @@ export const runBatchAction = ({ id, action }: { id: string; action: BatchAction
 /** Every completed image of the batch again, from the originals the store still holds, as a new batch. */
 export const recompressBatch = (id: string, settings: RecompressSettings) =>
   apiJson<CompressResponse>("POST", `${batchPath(id)}/recompress`, { settings } satisfies RecompressRequest);
-export const batchZipUrl = (id: string) => `${batchPath(id)}/download.zip`;
+export const batchZipUrl = (id: string, versions: "latest" | "all" = "latest") =>
+  `${batchPath(id)}/download.zip${versions === "all" ? "?versions=all" : ""}`;
 
 // Billing
 

@@ -4,7 +4,8 @@
  * the batch rows and the sidebar.
  */
 import { codecLabel } from "../../../contract/codec-labels.ts";
-import { type Job, scoreBand } from "../../../contract/jobs.ts";
+import type { Job } from "../../../contract/jobs.ts";
+import { REVIEW_BELOW, shownScore } from "../../../contract/score-words.ts";
 import { CODEC_IDS } from "../../../contract/settings.ts";
 import { formatBytes } from "./format-bytes.ts";
 
@@ -39,13 +40,15 @@ export function savings(jobs: readonly Measured[]): Savings {
   return { images, originalBytes, savedBytes, percent, lowestScore };
 }
 
-/** "Saved 15.3 MB (56%) across 20 images · lowest score 85" (null when nothing completed). */
+/** "Saved 15.3 MB (56%) across 20 images · lowest score 85 (Excellent)" (null when nothing completed). */
 export function savingsText(s: Savings): string | null {
   if (s.images === 0) return null;
   const head = `Saved ${formatBytes(s.savedBytes)} (${s.percent}%) across ${s.images} image${
     s.images === 1 ? "" : "s"
   }`;
-  return s.lowestScore === null ? head : `${head} · lowest score ${Math.round(s.lowestScore)}`;
+  if (s.lowestScore === null) return head;
+  const lowest = shownScore(s.lowestScore);
+  return `${head} · lowest score ${lowest.value} (${lowest.word})`;
 }
 
 /**
@@ -60,8 +63,6 @@ export function encodersText(jobs: readonly Pick<Job, "status" | "encoder">[]): 
   return `Encoders: ${counts.map((c) => `${codecLabel(c.id)} ${c.n}`).join(", ")}`;
 }
 
-/** Below the spec's "fair" band (70) the result needs a look. */
-export const FAIR_SCORE = 70;
 /** A size target that pushed quality under this is called out. */
 export const LOW_TARGET_QUALITY = 40;
 
@@ -75,8 +76,10 @@ export function jobWarning(
     return `The ${target.kb} KB target forced quality ${job.quality} (below ${LOW_TARGET_QUALITY}): check it in Compare`;
   }
   const score = job.scores?.overall;
-  if (typeof score === "number" && scoreBand(score) === "poor") {
-    return `Score ${Math.round(score)} is below the fair band (${FAIR_SCORE}): check it in Compare`;
+  // Red on the score scale (contract/score-words.ts): below 65.
+  const shown = typeof score === "number" ? shownScore(score) : null;
+  if (shown?.tone === "poor") {
+    return `Score ${shown.value} (${shown.word}) is below ${REVIEW_BELOW}: check it in Compare`;
   }
   return null;
 }

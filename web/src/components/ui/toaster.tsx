@@ -3,8 +3,9 @@ import { cn } from "../../lib/cn.ts";
 import { dismissToast, TOAST_DURATION_MS, useToasts } from "./use-toast.ts";
 
 /**
- * The notification region: F8 focuses it, swiping right dismisses a notice. It never covers the
- * cookie banner's buttons or the upload button: top on phones, above the banner on wider screens.
+ * The notification region: F8 focuses it, swiping right dismisses a notice. It covers no controls of
+ * the header, the cookie banner or the phones' action bar (issue 24, item 6): on phones at the bottom,
+ * above the action bar and the banner (both publish their heights); wider, top-centre below the header.
  */
 export function Toaster() {
   const toasts = useToasts();
@@ -41,10 +42,11 @@ export function Toaster() {
       <ToastPrimitive.Viewport
         hotkey={["F8"]}
         className={cn(
-          // Phones: at the top, clear of the cookie banner and the upload controls below the header.
-          "fixed inset-x-0 top-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-2 outline-none",
-          // Wider: bottom right, above the cookie banner (it publishes its height), beside the main column.
-          "sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-[var(--cookie-banner-height,0px)] sm:max-w-[380px] sm:p-4",
+          // Phones: at the bottom, above the action bar and the cookie banner (each publishes its height).
+          "fixed inset-x-0 bottom-[calc(var(--cookie-banner-height,0px)_+_var(--action-bar-height,0px))] z-[100]",
+          "flex max-h-screen w-full flex-col gap-2 p-2 outline-none",
+          // Wider: top-centre, just below the sticky header (h-16), clear of its links and buttons.
+          "sm:bottom-auto sm:left-1/2 sm:right-auto sm:top-16 sm:max-w-[420px] sm:-translate-x-1/2 sm:p-4",
         )}
       />
     </ToastPrimitive.Provider>

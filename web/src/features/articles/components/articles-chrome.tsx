@@ -1,5 +1,7 @@
 import { Link } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { useUser } from "../../auth/index.ts";
 import { BackLink } from "./back-link.tsx";
 
 export interface NavLink {
@@ -7,8 +9,13 @@ export interface NavLink {
   label: string;
 }
 
-/** The articles' header (spec §2): Back, the product name, nav links hidden on small screens. */
+/**
+ * The articles' header (spec §2): Back, the product name, nav links hidden on small screens, and on
+ * every screen the site's account action (issue 24, item 6): Sign In, or for a signed-in visitor a
+ * link back to their compressor (after hydration, as the public header).
+ */
 export function ArticlesHeader({ back, links }: { back: string; links: NavLink[] }) {
+  const { user } = useUser();
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
@@ -16,11 +23,16 @@ export function ArticlesHeader({ back, links }: { back: string; links: NavLink[]
           <BackLink fallback={back} />
           <Link href={paths.home} className="text-lg font-bold text-brand-700">SqueezeJPEG</Link>
         </div>
-        <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
-          {links.map((l) => (
-            <Link key={l.href} href={l.href} className="text-sm text-slate-700 hover:text-slate-950">{l.label}</Link>
-          ))}
-        </nav>
+        <div className="flex items-center gap-6">
+          <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
+            {links.map((l) => (
+              <Link key={l.href} href={l.href} className="text-sm text-slate-700 hover:text-slate-950">{l.label}</Link>
+            ))}
+          </nav>
+          <Button asChild size="sm">
+            {user ? <Link href={paths.home}>Open Compressor</Link> : <Link href={paths.auth}>Sign In</Link>}
+          </Button>
+        </div>
       </div>
     </header>
   );

@@ -68,14 +68,19 @@ export function ArticlesPage() {
           affect page speed and search rankings, and how to automate it all.
         </p>
 
-        <nav aria-label="Categories" className="mt-8 flex flex-wrap gap-2">
+        {/* Phones: one row that scrolls sideways (issue 24, item 6); wider, the filters wrap. */}
+        <nav
+          aria-label="Categories"
+          data-testid="article-filters"
+          className="-mx-4 mt-8 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0"
+        >
           {CATEGORY_FILTERS.map((c) => (
             <Link
               key={c}
               href={categoryHref(c)}
               aria-current={c === category ? "true" : undefined}
               className={cn(
-                "rounded-full border px-3 py-1.5 text-sm font-medium transition-colors",
+                "shrink-0 whitespace-nowrap rounded-full border px-3 py-1.5 text-sm font-medium transition-colors",
                 c === category
                   ? "border-brand-600 bg-brand-600 text-white"
                   : "border-slate-300 bg-white text-slate-700 hover:border-brand-600 hover:text-brand-700",

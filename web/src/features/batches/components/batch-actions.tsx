@@ -1,11 +1,15 @@
 import { useState } from "react";
 import type { Job } from "../../../../../contract/jobs.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { countedVersions, photosWithVersions } from "../../../lib/versions.ts";
 
 export interface BatchActionsProps {
   jobs: Job[];
-  /** Downloads every completed result as one ZIP (issue 15, item 6). */
-  downloadAll: () => void;
+  /**
+   * Downloads each photo's latest result as one ZIP (issue 15, item 6), or with `"all"` every version
+   * still held, named by its settings (issue 24, item 4).
+   */
+  downloadAll: (versions?: "latest" | "all") => void;
   /** The ZIP is being fetched. */
   downloading: boolean;
   /** Deletes jobs, one request per job (spec §7). */
@@ -23,8 +27,12 @@ const images = (n: number) => `${n} image${n === 1 ? "" : "s"}`;
  */
 export function BatchActions({ jobs, downloadAll, downloading, deleteJobs, deleting }: BatchActionsProps) {
   const [confirming, setConfirming] = useState(false);
-  const ready = jobs.filter((j) => j.status === "completed" && !j.expired);
+  // Each photo once, at the version the ZIP holds (issue 24, item 4); removing and deleting take every version.
+  const photos = countedVersions(jobs);
+  const ready = photos.filter((j) => j.status === "completed" && !j.expired);
   const completed = jobs.filter((j) => j.status === "completed");
+  const completedPhotos = photos.filter((j) => j.status === "completed").length;
+  const versioned = photosWithVersions(jobs);
 
   return (
     <div
@@ -34,19 +42,29 @@ export function BatchActions({ jobs, downloadAll, downloading, deleteJobs, delet
     >
       <div className="flex flex-wrap items-center gap-2">
         <Button
-          onClick={downloadAll}
+          onClick={() => downloadAll()}
           disabled={ready.length === 0 || downloading}
-          title={`One ZIP of the ${images(ready.length)} ready to download`}
+          title={`One ZIP of the ${images(ready.length)} ready to download, each at its latest version`}
         >
           {downloading ? "Preparing ZIP..." : `Download All (${ready.length})`}
         </Button>
+        {versioned > 0 && (
+          <Button
+            variant="secondary"
+            onClick={() => downloadAll("all")}
+            disabled={downloading}
+            title="One ZIP of every version still held, each named by its settings (beach.q70.jpg)"
+          >
+            All versions
+          </Button>
+        )}
         <Button
           variant="secondary"
           onClick={() => deleteJobs(completed.map((j) => j.id))}
           disabled={completed.length === 0 || deleting}
           title="Delete the completed jobs and their results; unfinished ones stay"
         >
-          Remove completed ({completed.length})
+          Remove completed ({completedPhotos})
         </Button>
         <Button
           variant="ghost"
@@ -65,7 +83,7 @@ export function BatchActions({ jobs, downloadAll, downloading, deleteJobs, delet
           className="flex flex-wrap items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-900"
         >
           <p className="flex-1">
-            Delete all {images(jobs.length)} and their results? Unfinished ones stop; this cannot be undone.
+            Delete all {images(photos.length)} and their results? Unfinished ones stop; this cannot be undone.
           </p>
           <Button
             variant="destructive"
@@ -76,7 +94,7 @@ export function BatchActions({ jobs, downloadAll, downloading, deleteJobs, delet
               setConfirming(false);
             }}
           >
-            Delete {images(jobs.length)}
+            Delete {images(photos.length)}
           </Button>
           <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>Keep them</Button>
         </div>

@@ -3,13 +3,14 @@ import {
   type PointerEvent,
   type ReactNode,
   type SyntheticEvent,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState,
 } from "react";
 import { cn } from "../../../lib/cn.ts";
 import { PLACEHOLDER_JPEG } from "../lib/placeholder.ts";
-import { clamp, frameSize, imageTransform, type Pan } from "../lib/view-state.ts";
+import { clamp, frameSize, imageTransform, type Pan, WHEEL_STEP_PX } from "../lib/view-state.ts";
 
 export interface ViewProps {
   originalSrc: string;
@@ -24,8 +25,14 @@ export interface ViewProps {
   onFrameWidth: (width: number) => void;
   /** The compressed image's own pixel size, once it loaded. */
   onNatural: (width: number, height: number) => void;
-  /** Two-finger pinch: `start` once, then the distance ratio since. */
-  onPinch: (factor: number, start: boolean) => void;
+  /** Two-finger pinch: `start` once, then the distance ratio since; `at` is where the fingers met. */
+  onPinch: (factor: number, start: boolean, at: Pan) => void;
+  /** The wheel: `steps` 25% steps (positive = in) around the pointer `at`. */
+  onWheelZoom: (steps: number, at: Pan) => void;
+  /** "Hold to see original": the original is drawn over every pane. */
+  holding: boolean;
+  /** "Compressed · 245 KB · 84.1": the result's size and SSIMULACRA 2 score. */
+  compressedLabel: string;
 }
 
 /** An image that falls back to the placeholder JPEG when it cannot load. */
@@ -69,18 +76,43 @@ const MAX_FRAME_VH = 0.62;
  * view of the job (lifted state).
  */
 function Viewport(
-  { label, pan, onPan, aspect, onFrameWidth, onPinch, children, className }: {
+  { label, pan, onPan, aspect, onFrameWidth, onPinch, onWheelZoom, holding, originalSrc, zoom, children, className }: {
     label: string;
     pan: Pan;
     onPan: (pan: Pan) => void;
     aspect: number;
     onFrameWidth: (width: number) => void;
-    onPinch: (factor: number, start: boolean) => void;
+    onPinch: (factor: number, start: boolean, at: Pan) => void;
+    onWheelZoom: (steps: number, at: Pan) => void;
+    holding: boolean;
+    originalSrc: string;
+    zoom: number;
     children: ReactNode;
     className?: string;
   },
 ) {
   const outer = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  // The wheel zooms around the pointer, one 25% step per notch; a native listener, since React's
+  // wheel listener is passive and the page must not scroll under the zoom.
+  const wheel = useRef({ onWheelZoom, acc: 0 });
+  wheel.current.onWheelZoom = onWheelZoom;
+  useEffect(() => {
+    const el = frame.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const px = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 40 : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? 800 : 1;
+      const w = wheel.current;
+      w.acc += e.deltaY * px;
+      const steps = Math.trunc(w.acc / WHEEL_STEP_PX);
+      if (steps === 0) return;
+      w.acc -= steps * WHEEL_STEP_PX;
+      w.onWheelZoom(-Math.sign(steps) * Math.min(4, Math.abs(steps)), pointAt(el, e.clientX, e.clientY));
+    };
+    el.addEventListener("wheel", onWheel, { passive: false });
+    return () => el.removeEventListener("wheel", onWheel);
+  }, []);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   useLayoutEffect(() => {
     const el = outer.current;
@@ -107,6 +139,10 @@ function Viewport(
     const [a, b] = [...pointers.current.values()];
     return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
   };
+  const midpoint = (el: HTMLElement): Pan => {
+    const [a, b] = [...pointers.current.values()];
+    return a && b ? pointAt(el, (a.x + b.x) / 2, (a.y + b.y) / 2) : { x: 0, y: 0 };
+  };
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if ((e.target as HTMLElement).closest("[data-no-pan]")) return;
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -116,7 +152,7 @@ function Viewport(
     if (pointers.current.size === 2) {
       drag.current = null;
       pinch.current = distance();
-      onPinch(1, true);
+      onPinch(1, true, midpoint(e.currentTarget));
       return;
     }
     const rect = e.currentTarget.getBoundingClientRect();
@@ -127,7 +163,7 @@ function Viewport(
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pinch.current && pointers.current.size === 2) {
       const d = distance();
-      if (d > 0) onPinch(d / pinch.current, false);
+      if (d > 0) onPinch(d / pinch.current, false, midpoint(e.currentTarget));
       return;
     }
     const d = drag.current;
@@ -154,8 +190,9 @@ function Viewport(
   return (
     <div ref={outer} className={cn("w-full", className)}>
       <div
+        ref={frame}
         role="group"
-        aria-label={`${label}. Drag or use the arrow keys to pan; pinch to zoom`}
+        aria-label={`${label}. Drag or use the arrow keys to pan; pinch or use the wheel to zoom`}
         tabIndex={0}
         data-testid="compare-frame"
         onPointerDown={onPointerDown}
@@ -167,9 +204,23 @@ function Viewport(
         className="relative mx-auto max-w-full cursor-grab touch-none overflow-hidden rounded-lg bg-[repeating-conic-gradient(#e2e8f0_0_25%,#f8fafc_0_50%)] bg-[length:20px_20px] active:cursor-grabbing focus-visible:outline-2 focus-visible:outline-brand-600"
       >
         {children}
+        {holding && (
+          // Held: the original over everything, at the same zoom and pan.
+          <div className="pointer-events-none absolute inset-0 z-20" data-testid="held-original">
+            <CompareImage src={originalSrc} alt="Original (held)" zoom={zoom} pan={pan} />
+            <Tag side="left">Original</Tag>
+          </div>
+        )}
       </div>
     </div>
   );
+}
+
+/** A point of the frame as a fraction of its size from its centre (the pan's unit). */
+function pointAt(el: HTMLElement, clientX: number, clientY: number): Pan {
+  const r = el.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0) return { x: 0, y: 0 };
+  return { x: (clientX - r.left) / r.width - 0.5, y: (clientY - r.top) / r.height - 0.5 };
 }
 
 const frameProps = (p: ViewProps) => ({
@@ -178,6 +229,10 @@ const frameProps = (p: ViewProps) => ({
   aspect: p.aspect,
   onFrameWidth: p.onFrameWidth,
   onPinch: p.onPinch,
+  onWheelZoom: p.onWheelZoom,
+  holding: p.holding,
+  originalSrc: p.originalSrc,
+  zoom: p.zoom,
 });
 
 function Tag({ children, side }: { children: ReactNode; side: "left" | "right" }) {
@@ -277,6 +332,10 @@ export function OverlayView(
           pan={p.pan}
           style={{ opacity: opacity / 100 }}
         />
+        <Tag side="left">Original</Tag>
+        <Tag side="right">
+          <span data-testid="overlay-compressed-label">{p.compressedLabel}</span>
+        </Tag>
       </Viewport>
       <div className="flex items-center gap-3 text-sm">
         <label htmlFor={`overlay-${p.compressedSrc}`} className="shrink-0 text-slate-700">Compressed opacity</label>

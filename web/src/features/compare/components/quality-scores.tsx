@@ -1,22 +1,24 @@
+import { Link } from "wouter";
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
-import { type Job, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
+import { SCORE_NOTE_HREF, SCORE_SCALE_NOTE, shownScore } from "../../../../../contract/score-words.ts";
+import { ScoreWordLink, TONE_TILE } from "../../../components/score-word.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 
-const BAND_STYLES = {
-  good: "bg-green-50 text-green-800 border-green-200",
-  fair: "bg-yellow-50 text-yellow-800 border-yellow-200",
-  poor: "bg-red-50 text-red-800 border-red-200",
-} as const;
-
 function Score({ label, value }: { label: string; value: number }) {
-  const band = scoreBand(value);
+  const shown = shownScore(value);
   return (
-    <div className={cn("rounded-lg border px-3 py-2", BAND_STYLES[band])} data-testid="score" data-band={band}>
+    <div
+      className={cn("rounded-lg border px-3 py-2", TONE_TILE[shown.tone])}
+      data-testid="score"
+      data-tone={shown.tone}
+      data-word={shown.word}
+    >
       <dt className="text-xs">{label}</dt>
       <dd className="text-lg font-semibold tabular-nums">
-        {Math.round(value)} <span className="text-xs font-normal">{band}</span>
+        {shown.value} <ScoreWordLink score={shown} className="text-xs font-normal" />
       </dd>
     </div>
   );
@@ -39,7 +41,7 @@ function EncoderLine({ job }: { job: Job }) {
   );
 }
 
-/** Scores measured by the server (decoded original vs decoded output), banded per spec §9. */
+/** Scores measured by the server (decoded original vs decoded output), worded on SSIMULACRA 2's scale (ADR 026). */
 export function QualityScores({ job }: { job: Job }) {
   const compressed = job.compressedSize ?? job.originalSize;
   const s = job.scores;
@@ -62,7 +64,11 @@ export function QualityScores({ job }: { job: Job }) {
             </dl>
             <p className="text-xs text-slate-500">
               Measured on the server by comparing the decoded images (SSIMULACRA 2:{" "}
-              {s.ssimulacra2.toFixed(1)}); 85 and above is good, 70 and above fair.
+              {s.ssimulacra2.toFixed(1)}); 90 and above is visually lossless, 80 and above not noticeable side by side.
+              {" "}
+              <Link href={SCORE_NOTE_HREF} title={SCORE_SCALE_NOTE} className="underline underline-offset-2">
+                What the scores mean
+              </Link>
             </p>
           </>
         )

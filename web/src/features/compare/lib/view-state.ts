@@ -60,3 +60,14 @@ export function frameSize(available: number, aspect: number, maxHeight: number):
   const width = Math.max(0, Math.min(available, maxHeight * aspect));
   return { width, height: aspect > 0 ? width / aspect : 0 };
 }
+
+/**
+ * The pan that keeps the image point under `at` (a point of the frame, as a fraction of its
+ * size from its centre, like the pan) in place when the scale changes by `ratio` (new / old).
+ */
+export function panAround(pan: Pan, ratio: number, at: Pan): Pan {
+  return { x: at.x - ratio * (at.x - pan.x), y: at.y - ratio * (at.y - pan.y) };
+}
+
+/** Wheel pixels per 25% step: one notch of a mouse wheel (about 100 px) is one step. */
+export const WHEEL_STEP_PX = 50;

@@ -11,6 +11,7 @@ import { useUser } from "../../auth/index.ts";
 import { BatchActions, BatchPanel, useBatches, useRecompressBatch } from "../../batches/index.ts";
 import { SubscriptionCard } from "../../billing/index.ts";
 import { ComparePanel } from "../../compare/index.ts";
+import { LivePreviewPanel } from "../../live-preview/index.ts";
 import {
   isInFlight,
   ProcessingQueue,
@@ -25,12 +26,20 @@ import { sendableSettings } from "../lib/compress-settings.ts";
 import { settingsSummary } from "../lib/settings-summary.ts";
 import { useCompressSettings } from "../lib/use-compress-settings.ts";
 import { InfoBanner } from "./info-banner.tsx";
+import { PhoneActionBar } from "./phone-action-bar.tsx";
 import { SettingsSummary } from "./settings-summary.tsx";
 import { UploadCard } from "./upload-card.tsx";
 
 /** Stable, so memoised job cards are not re-rendered by the page. */
+const renderLivePreview = (job: Job, onClose: () => void) => <LivePreviewPanel job={job} onClose={onClose} />;
 const renderCompare = (job: Job, onClose: () => void) => (
-  <ComparePanel job={job} originalSrc={previewUrl(job.id)} compressedSrc={downloadUrl(job.id)} onClose={onClose} />
+  <ComparePanel
+    job={job}
+    originalSrc={previewUrl(job.id)}
+    compressedSrc={downloadUrl(job.id)}
+    onClose={onClose}
+    renderLivePreview={(close) => renderLivePreview(job, close)}
+  />
 );
 
 /**
@@ -67,7 +76,7 @@ export function CompressorPage() {
   const queue = useQueueStatus(active);
   const remove = useDeleteJobs();
   const { mutate: zipAll, isPending: zipping } = useDownloadAllZip();
-  const downloadAll = useCallback(() => zipAll(), [zipAll]);
+  const downloadAll = useCallback((versions?: "latest" | "all") => zipAll(versions ?? "latest"), [zipAll]);
 
   // Re-compress from memory with the settings now in the panel (read through a ref, so the
   // callbacks stay stable and the memoised cards are not re-rendered by every settings change).
@@ -135,6 +144,7 @@ export function CompressorPage() {
             jobs={jobs}
             query={jobsQuery}
             renderCompare={renderCompare}
+            renderLivePreview={renderLivePreview}
             onRecompress={onRecompressJob}
             recompressSettings={summary}
           />
@@ -162,6 +172,7 @@ export function CompressorPage() {
           <AdSlot placement="sidebar" />
         </aside>
       </div>
+      <PhoneActionBar jobs={jobs} premium={premium} downloadAll={downloadAll} downloading={zipping} />
     </main>
   );
 }

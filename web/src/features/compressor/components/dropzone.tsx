@@ -7,7 +7,7 @@ type DragState = "idle" | "valid" | "invalid";
 
 const HEADINGS: Record<DragState, string> = {
   idle: "Drag & drop JPEG images here",
-  valid: "Drop the images to add them",
+  valid: "Drop the images to compress them",
   invalid: "Invalid file type or size",
 };
 

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { qualityLabel } from "../../../../../contract/jobs.ts";
 import { CONCURRENCY_CHOICES, PLANS } from "../../../../../contract/plans.ts";
 import { paths } from "../../../../../contract/routes.ts";
+import { scoreWord } from "../../../../../contract/score-words.ts";
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import {
   BATCH_PRIORITIES,
@@ -350,7 +351,7 @@ function TargetControls(
         <Field
           label={`Target quality score (${TARGET_SCORE_RANGE.min}-${TARGET_SCORE_RANGE.max})`}
           htmlFor="setting-target-score"
-          hint="The smallest file that keeps this measured score"
+          hint={`The smallest file that keeps this measured score (${target.score}: ${scoreWord(target.score).word})`}
         >
           <input
             id="setting-target-score"

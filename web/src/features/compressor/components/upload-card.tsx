@@ -1,4 +1,4 @@
-import { memo, type ReactNode, useState } from "react";
+import { memo, type ReactNode, useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { RefusedFile, Usage } from "../../../../../contract/jobs.ts";
 import { paths } from "../../../../../contract/routes.ts";
@@ -38,11 +38,16 @@ export const remainingToday = (usage: Usage | undefined): number =>
 const resetTime = (iso: string) =>
   new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
 
+/** Where files to send came from: picked or dropped here, the landing page, or the selected list's button. */
+type SendFrom = "picked" | "landing" | "selection";
+
 /**
  * The dropzone, the selected list ("{count} / {max}", total size), the settings summary
- * (`settingsSlot`) and the upload with its progress. Files dropped anywhere on the page land
- * here; files picked on the landing page before sign-up are uploaded as soon as the saved
- * settings are known. Problems are listed once each, inline, with their figures.
+ * (`settingsSlot`) and the upload with its progress. Files dropped anywhere on the page or
+ * picked start compressing at once with the current settings (issue 24 item 3), as files
+ * picked on the landing page before sign-up do once the saved settings are known; the quota
+ * comes first: what is past today's limit stays in the selected list, marked, and is not sent.
+ * Problems are listed once each, inline, with their figures.
  */
 export function UploadCard(
   { limits, settings, settingsReady, usage, allowTarget, files, setFiles, settingsSlot, onUploaded }: {
@@ -65,6 +70,10 @@ export function UploadCard(
   const [failure, setFailure] = useState<string | null>(null);
   /** Files the server refused on their own (the rest of their upload was accepted). */
   const [refused, setRefused] = useState<RefusedFile[]>([]);
+  /** Picks that wait for the saved settings and usage, or for the upload before them to end. */
+  const [waiting, setWaiting] = useState<File[]>([]);
+  /** Set from the moment an upload is sent (before `isPending` renders), so two drops never race the quota. */
+  const busy = useRef(false);
   const limit = limitLabel(limits.maxFileBytes);
   const remaining = remainingToday(usage);
   /** Files past today's quota: they stay selected, marked, and are not sent. */
@@ -103,18 +112,22 @@ export function UploadCard(
     return result.accepted;
   };
 
+  /** Dropped or picked: valid files start compressing at once (or as soon as the settings are known). */
   const addFiles = (picked: File[]) => {
-    if (picked.length === 0 || upload.isPending) return;
-    const accepted = sort(picked, files.length);
-    if (accepted.length > 0) setFiles((prev) => [...prev, ...accepted]);
+    if (picked.length === 0) return;
+    const accepted = sort(picked, files.length + waiting.length);
+    if (accepted.length === 0) return;
+    if (!settingsReady || busy.current) setWaiting((prev) => [...prev, ...accepted]);
+    else send(accepted, "picked");
   };
   const { dragging } = useWindowDrop(addFiles);
 
   /** Sends what fits today's quota; the rest stays selected with a note (nothing is sent to be refused). */
-  const send = (picked: File[], fromLanding: boolean) => {
+  const send = (picked: File[], from: SendFrom) => {
+    const fresh = from !== "selection";
     const batch = picked.slice(0, remaining);
     const left = picked.slice(batch.length);
-    if (fromLanding && left.length > 0) setFiles((prev) => [...prev, ...left]);
+    if (fresh && left.length > 0) setFiles((prev) => [...prev, ...left]);
     if (batch.length === 0) {
       toast({
         title: "Daily limit reached",
@@ -125,7 +138,11 @@ export function UploadCard(
     }
     setFailure(null);
     setRefused([]);
+    busy.current = true;
     upload.mutate({ files: batch, settings, allowTarget }, {
+      onSettled: () => {
+        busy.current = false;
+      },
       onSuccess: (res) => {
         const refusedNow = res.refused ?? [];
         const n = batch.length - refusedNow.length;
@@ -133,7 +150,7 @@ export function UploadCard(
           ? `; ${plural(refusedNow.length, "file was", "files were")} refused`
           : "";
         toast(
-          fromLanding
+          from === "landing"
             ? {
               title: `Your ${plural(n, "photo is", "photos are")} compressing`,
               description: `Picked before you signed in, uploaded with your saved settings: ${
@@ -146,15 +163,16 @@ export function UploadCard(
             },
         );
         setRefused(refusedNow);
-        if (!fromLanding) setFiles(() => left);
-        setRejections([]);
+        if (!fresh) setFiles(() => left);
+        // A fresh pick's own problems stay listed: they are about the files just sent.
+        if (!fresh) setRejections([]);
         onUploaded?.();
       },
       onError: (err) => {
         const text = uploadErrorText(err);
         setFailure(text);
-        // Picked on the landing page and refused: keep them selected, to retry or remove.
-        if (fromLanding) setFiles((prev) => [...prev, ...batch]);
+        // Picked (here or on the landing page) and refused: keep them selected, to retry or remove.
+        if (fresh) setFiles((prev) => [...prev, ...batch]);
         toast({ title: "Upload failed", description: text, variant: "destructive" });
       },
     });
@@ -162,8 +180,16 @@ export function UploadCard(
 
   usePendingUpload(settingsReady, (found) => {
     const accepted = sort(found, 0);
-    if (accepted.length > 0) send(accepted, true);
+    if (accepted.length > 0) send(accepted, "landing");
   });
+
+  // Picks that waited start once the settings are known and the upload before them has ended.
+  useEffect(() => {
+    if (!settingsReady || upload.isPending || busy.current || waiting.length === 0) return;
+    setWaiting([]);
+    send(waiting, "picked");
+    // `send` is left out of the dependencies: it reads this render's quota and settings.
+  }, [settingsReady, upload.isPending, waiting]);
 
   const total = files.reduce((sum, f) => sum + f.size, 0);
   return (
@@ -171,8 +197,7 @@ export function UploadCard(
       <CardContent className="space-y-3 p-3 pt-3 sm:p-4">
         <Dropzone
           limits={limits}
-          selectedCount={files.length}
-          disabled={upload.isPending}
+          selectedCount={files.length + waiting.length}
           pageDrag={dragging}
           onFiles={addFiles}
         />
@@ -234,6 +259,12 @@ export function UploadCard(
             ))}
           </ul>
         )}
+        {waiting.length > 0 && (
+          <p role="status" className="text-sm text-slate-600" data-testid="upload-waiting">
+            {plural(waiting.length, "image starts", "images start")} compressing as soon as{" "}
+            {settingsReady ? "the upload before ends" : "your settings have loaded"}.
+          </p>
+        )}
         {settingsSlot}
         {usage && usage.limit !== null && (remaining === 0 || sendable < files.length) && (
           <QuotaNotice
@@ -244,19 +275,20 @@ export function UploadCard(
           />
         )}
         <div className="flex flex-wrap items-center gap-2">
-          <Button
-            onClick={() => send(files, false)}
-            disabled={sendable === 0 || upload.isPending}
-            data-testid="upload-button"
-          >
-            {upload.isPending
-              ? "Uploading..."
-              : files.length === 0
-              ? "Upload images"
-              : sendable < files.length
-              ? `Compress ${sendable} of ${files.length}`
-              : `Upload ${files.length} image${files.length === 1 ? "" : "s"}`}
-          </Button>
+          {/* Picks start at once: the button is for what stayed selected (over the quota, or refused). */}
+          {(files.length > 0 || upload.isPending) && (
+            <Button
+              onClick={() => send(files, "selection")}
+              disabled={sendable === 0 || upload.isPending}
+              data-testid="upload-button"
+            >
+              {upload.isPending
+                ? "Uploading..."
+                : sendable < files.length
+                ? `Compress ${sendable} of ${files.length}`
+                : `Upload ${files.length} image${files.length === 1 ? "" : "s"}`}
+            </Button>
+          )}
           {sendable < files.length && !upload.isPending && (
             <>
               <span aria-hidden="true" className="text-slate-400">·</span>

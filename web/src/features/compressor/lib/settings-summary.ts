@@ -1,8 +1,12 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
+import { scoreWord } from "../../../../../contract/score-words.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
-/** The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"). */
+/**
+ * The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"),
+ * "Target score 85 (Excellent) · JPEG · metadata stripped".
+ */
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {
   const t = premium ? settings.target : null;
   const quality = t === null
@@ -10,7 +14,7 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
     : t.kind === "size"
     ? `Target ${t.kb} KB`
     : t.kind === "quality"
-    ? `Target score ${t.score}`
+    ? `Target score ${t.score} (${scoreWord(t.score).word})`
     : "Auto quality";
   const webp = settings.format === "webp";
   const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";

@@ -1,7 +1,10 @@
 import { memo, type ReactNode, useState } from "react";
-import { type Job, type MetadataReport, scoreBand, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, type MetadataReport, sizeReduction } from "../../../../../contract/jobs.ts";
+import { shownScore } from "../../../../../contract/score-words.ts";
 import { STATED_RETENTION } from "../../../../../contract/storage.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { EarlierVersions } from "./earlier-versions.tsx";
+import { ScoreWordLink, TONE_TEXT } from "../../../components/score-word.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
 import { jobWarning } from "../../../lib/review.ts";
@@ -28,12 +31,16 @@ export interface JobCardProps {
   onDelete: (id: string) => void;
   /** The Compare panel, supplied by the page (features do not import each other). */
   renderCompare: (job: Job, onClose: () => void) => ReactNode;
+  /** The Live preview panel (issue 24, item 1), supplied by the page likewise. */
+  renderLivePreview?: (job: Job, onClose: () => void) => ReactNode;
   /** Re-compress the original still held with the settings now in the settings panel. */
   onRecompress?: (job: Job) => void;
   /** Those settings in words, for the button's title. */
   recompressSettings?: string;
   /** On a re-compression: the file name of the job it came from (null when that job was deleted). */
   sourceName?: string | null;
+  /** The photo's earlier versions, newest first (issue 24, item 4); this card shows its newest. */
+  earlier?: Job[];
 }
 
 /**
@@ -42,9 +49,11 @@ export interface JobCardProps {
  * keeps unchanged jobs the same object, so a poll re-renders only changed cards.
  */
 export const JobCard = memo(function JobCard(
-  { job, onDelete, renderCompare, onRecompress, recompressSettings, sourceName }: JobCardProps,
+  { job, onDelete, renderCompare, renderLivePreview, onRecompress, recompressSettings, sourceName, earlier }:
+    JobCardProps,
 ) {
   const [comparing, setComparing] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
   const [thumbFailed, setThumbFailed] = useState(false);
   const error = job.status === "error";
   const canDownload = isDownloadable(job);
@@ -57,7 +66,7 @@ export const JobCard = memo(function JobCard(
       className={cn(
         "rounded-xl border bg-white p-3 shadow-sm sm:p-4",
         // Off-screen cards skip rendering; not while comparing (the phone's full-screen compare is fixed).
-        !comparing && "[contain-intrinsic-size:auto_120px] [content-visibility:auto]",
+        !comparing && !previewing && "[contain-intrinsic-size:auto_120px] [content-visibility:auto]",
         error ? "border-red-300 bg-red-50" : "border-slate-200",
       )}
     >
@@ -105,6 +114,7 @@ export const JobCard = memo(function JobCard(
             <StatusArea job={job} />
           </div>
           {job.status === "completed" && <CompletedDetails job={job} />}
+          {earlier && earlier.length > 0 && <EarlierVersions jobs={earlier} />}
         </div>
         <div className="col-span-2 flex flex-wrap items-center gap-2 sm:col-span-1 sm:justify-end sm:self-start">
           {job.status === "completed" && (
@@ -117,6 +127,18 @@ export const JobCard = memo(function JobCard(
               disabled={job.expired}
             >
               {comparing ? "Hide compare" : "Compare"}
+            </Button>
+          )}
+          {job.status === "completed" && renderLivePreview && (
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-expanded={previewing}
+              aria-label={`Live preview ${job.filename}`}
+              onClick={() => setPreviewing(!previewing)}
+              disabled={job.expired}
+            >
+              Live preview
             </Button>
           )}
           {job.status === "completed" && (
@@ -158,13 +180,14 @@ export const JobCard = memo(function JobCard(
       {comparing && job.status === "completed" && !job.expired && (
         <div className="mt-3">{renderCompare(job, () => setComparing(false))}</div>
       )}
+      {previewing && renderLivePreview && job.status === "completed" && !job.expired && (
+        <div className="mt-3">{renderLivePreview(job, () => setPreviewing(false))}</div>
+      )}
     </li>
   );
 });
 
-const BAND_TEXT = { good: "text-green-700", fair: "text-yellow-700", poor: "text-amber-700" } as const;
-
-/** The score measured against the original (spec's bands: 85 good, 70 fair), else the quality used. */
+/** The score measured against the original, with its word (contract/score-words.ts), else the quality used. */
 function MeasuredScore({ job }: { job: Job }) {
   const score = job.scores?.overall;
   const format = job.format === "webp" ? " · WebP" : "";
@@ -178,11 +201,11 @@ function MeasuredScore({ job }: { job: Job }) {
     );
   }
   if (typeof score !== "number") return <>Quality {job.quality}{format}</>;
-  const band = scoreBand(score);
+  const shown = shownScore(score);
   return (
     <>
-      <span className={cn("font-medium", BAND_TEXT[band])} data-testid="job-score" data-band={band}>
-        Score {Math.round(score)} · {band}
+      <span className={cn("font-medium", TONE_TEXT[shown.tone])} data-testid="job-score" data-tone={shown.tone}>
+        Score {shown.value} · <ScoreWordLink score={shown} />
       </span>
       {" · "}quality {job.quality}
       {format}

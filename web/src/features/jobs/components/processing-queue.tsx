@@ -3,6 +3,7 @@ import type { Job } from "../../../../../contract/jobs.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { type QueryLike, QueryState } from "../../../components/ui/query-state.tsx";
 import { JOB_ORDERS, type JobOrder, orderJobs, savings, savingsText } from "../../../lib/review.ts";
+import { countedVersions, photoVersions } from "../../../lib/versions.ts";
 import { useDeleteJobs } from "../data/delete-job.ts";
 import { JobCard } from "./job-card.tsx";
 
@@ -12,11 +13,13 @@ import { JobCard } from "./job-card.tsx";
  * order: lowest score, largest file, or only the images that were already optimised.
  */
 export function ProcessingQueue(
-  { jobs, query, renderCompare, onRecompress, recompressSettings }: {
+  { jobs, query, renderCompare, renderLivePreview, onRecompress, recompressSettings }: {
     jobs: Job[];
     /** The read of the jobs, for its loading and error states. */
     query: QueryLike;
     renderCompare: (job: Job, onClose: () => void) => ReactNode;
+    /** The Live preview panel of a completed job. */
+    renderLivePreview?: (job: Job, onClose: () => void) => ReactNode;
     /** Re-compress a completed job with the current settings (stable, so cards stay memoised). */
     onRecompress?: (job: Job) => void;
     /** The current settings in words. */
@@ -27,10 +30,17 @@ export function ProcessingQueue(
   const { mutate } = remove;
   const onDelete = useCallback((id: string) => mutate([id]), [mutate]);
   const [order, setOrder] = useState<JobOrder>("newest");
-  const shown = useMemo(() => orderJobs(jobs, order), [jobs, order]);
+  // Each photo once (issue 24, item 4): its newest version, the earlier ones folded into its card.
+  const photos = useMemo(() => photoVersions(jobs), [jobs]);
+  const earlierOf = useMemo(
+    () => new Map(photos.filter((p) => p.earlier.length > 0).map((p) => [p.job.id, p.earlier])),
+    [photos],
+  );
+  const shown = useMemo(() => orderJobs(photos.map((p) => p.job), order), [photos, order]);
   const names = useMemo(() => new Map(jobs.map((j) => [j.id, j.filename])), [jobs]);
-  const done = jobs.filter((j) => j.status === "completed").length;
-  const summary = savingsText(savings(jobs));
+  const counted = useMemo(() => countedVersions(jobs), [jobs]);
+  const done = counted.filter((j) => j.status === "completed").length;
+  const summary = savingsText(savings(counted));
   return (
     <Card id="results" className="scroll-mt-20">
       <CardHeader className="space-y-2 p-3 pb-3 sm:p-4">
@@ -38,14 +48,14 @@ export function ProcessingQueue(
           <CardTitle>Processing Queue</CardTitle>
           {query.data !== undefined && (
             <p className="shrink-0 text-xs text-slate-500 sm:text-sm" data-testid="queue-summary">
-              {done} of {jobs.length} completed
+              {done} of {photos.length} completed
             </p>
           )}
         </div>
-        {(summary || jobs.length > 1) && (
+        {(summary || photos.length > 1) && (
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm font-medium text-green-800" data-testid="review-summary">{summary}</p>
-            {jobs.length > 1 && (
+            {photos.length > 1 && (
               <div className="flex items-center gap-2 text-sm">
                 <label htmlFor="job-order" className="text-slate-600">Show</label>
                 <select
@@ -86,9 +96,11 @@ export function ProcessingQueue(
                     job={job}
                     onDelete={onDelete}
                     renderCompare={renderCompare}
+                    renderLivePreview={renderLivePreview}
                     onRecompress={onRecompress}
                     recompressSettings={recompressSettings}
                     sourceName={job.sourceJobId ? names.get(job.sourceJobId) ?? null : undefined}
+                    earlier={earlierOf.get(job.id)}
                   />
                 ))}
               </ul>

@@ -22,10 +22,14 @@ function saveBlob(blob: Blob, name: string): void {
  * Spec §7: fetch the result as a blob and save it under the job's file name;
  * on failure log "Download failed: {status} - {body}" and open the URL in a new tab.
  */
-export async function downloadJob(job: Pick<Job, "id" | "filename" | "format">): Promise<boolean> {
+export async function downloadJob(
+  job: Pick<Job, "id" | "filename" | "format">,
+  /** Another name than the job's (an earlier version's, named by its settings). */
+  name = downloadName(job),
+): Promise<boolean> {
   try {
     const res = await fetchResult(job.id);
-    saveBlob(await res.blob(), downloadName(job));
+    saveBlob(await res.blob(), name);
     return true;
   } catch (err) {
     if (err instanceof ApiRequestError) {
@@ -56,8 +60,8 @@ export function dispositionName(header: string | null): string | null {
  * name (`squeezejpeg-YYYY-MM-DD-N-images.zip`). Fetched first, so a refusal (409 when nothing is
  * left to download) becomes an `ApiRequestError` with the server's message instead of a failed file.
  */
-export async function downloadAllZip(): Promise<string> {
-  const res = await fetchAllResultsZip();
+export async function downloadAllZip(versions: "latest" | "all" = "latest"): Promise<string> {
+  const res = await fetchAllResultsZip(versions);
   const name = dispositionName(res.headers.get("Content-Disposition")) ?? "squeezejpeg-images.zip";
   saveBlob(await res.blob(), name);
   return name;
@@ -66,7 +70,7 @@ export async function downloadAllZip(): Promise<string> {
 /** Download all as one ZIP; a refusal is a toast with the server's reason. */
 export function useDownloadAllZip() {
   return useMutation({
-    mutationFn: downloadAllZip,
+    mutationFn: (versions: "latest" | "all" = "latest") => downloadAllZip(versions),
     onError: (err) =>
       toast({
         title: "Download failed",

@@ -4,6 +4,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { usePage } from "../../../lib/use-page.ts";
 import { useStoreStatements } from "../../../lib/store-kind.ts";
 import type { StoreStatements } from "../../../../../contract/storage.ts";
+import { SCORE_BANDS, SCORE_NOTE_ID, SCORE_TONES } from "../../../../../contract/score-words.ts";
 import { PUBLIC_PAGE_META } from "../page-meta.ts";
 import { PublicLayout } from "./public-layout.tsx";
 
@@ -82,6 +83,8 @@ export function AboutPage() {
           </div>
         </section>
 
+        <ScoreScale />
+
         <section aria-labelledby="talk" className="mt-12 rounded-xl bg-brand-50 p-8 text-center">
           <h2 id="talk" className="text-2xl font-bold">Questions or ideas?</h2>
           <p className="mt-2 text-slate-700">We read every message and reply within 24 hours on business days.</p>
@@ -91,5 +94,44 @@ export function AboutPage() {
         </section>
       </div>
     </PublicLayout>
+  );
+}
+
+/** The "what the score means" note every score word links to (contract/score-words.ts, ADR 026). */
+function ScoreScale() {
+  return (
+    <section id={SCORE_NOTE_ID} aria-labelledby="scores-title" className="mt-12 scroll-mt-20">
+      <h2 id="scores-title" className="text-2xl font-bold">What the quality score means</h2>
+      <p className="mt-3 text-slate-700">
+        Each result is compared with its original by SSIMULACRA 2, a published perceptual metric: 100 means identical,
+        and the score drops as a person would notice more difference. The words follow the metric's own scale.
+      </p>
+      <table className="mt-4 w-full max-w-xl text-left text-sm" data-testid="score-scale">
+        <thead>
+          <tr className="border-b border-slate-200 text-slate-500">
+            <th scope="col" className="py-1.5 pr-4 font-medium">Score</th>
+            <th scope="col" className="py-1.5 pr-4 font-medium">Word</th>
+            <th scope="col" className="py-1.5 font-medium">What you would see</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SCORE_BANDS.map((b, i) => (
+            <tr key={b.word} className="border-b border-slate-100">
+              <td className="py-1.5 pr-4 tabular-nums">
+                {i === SCORE_BANDS.length - 1 ? `below ${SCORE_BANDS[i - 1]!.min}` : `${b.min} and above`}
+              </td>
+              <th scope="row" className="py-1.5 pr-4 font-semibold">{b.word}</th>
+              <td className="py-1.5 text-slate-700">{b.meaning}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-3 text-slate-700">
+        Scores show green from {SCORE_TONES[0].min} (what Auto aims for), amber from{" "}
+        {SCORE_TONES[1].min}, and red below. Sharpness, colour accuracy and artifacts use the same scale: each is the
+        score the photo would get if all its faults were of that kind, so the lowest of them tells you what the overall
+        score is mostly about.
+      </p>
+    </section>
   );
 }

@@ -1,0 +1,48 @@
+/**
+ * The browser's side of the WASM seam (wasm.ts): the live preview's Web Worker compiles every module the
+ * codecs use from the files the bundler emitted, then hands them to `useCompiledModules`, so no codec ever
+ * reaches Deno's file API there. Each URL is a literal `new URL("…", import.meta.url)`, which Vite copies
+ * into the build as an asset (our own modules are declared the same way in wasm.ts); under Deno nothing
+ * here runs.
+ */
+import {
+  CODEC_WASM,
+  type CompiledModules,
+  JPEGLI_WASM,
+  METRIC_WASM,
+  METRIC_WASM_PORTABLE,
+  packageWasmKey,
+  useCompiledModules,
+} from "./wasm.ts";
+
+/** The packages' files, in CODEC_WASM's order (node_modules/@jsquash/* are the pinned packages). */
+const PACKAGE_FILES: readonly URL[] = [
+  new URL("../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm", import.meta.url),
+  new URL("../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm", import.meta.url),
+  new URL("../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm", import.meta.url),
+  new URL("../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm", import.meta.url),
+];
+
+const compile = async (url: URL): Promise<WebAssembly.Module> => {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Cannot load ${url.pathname}: ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+};
+
+/**
+ * Compiles every codec and the metric (in parallel) and makes them the codecs' modules in this thread.
+ * A browser without relaxed SIMD cannot compile the fast metric: the portable one is used (ssimulacra2.ts).
+ */
+export async function loadBrowserCodecs(): Promise<void> {
+  const modules: CompiledModules = {};
+  await Promise.all([
+    ...CODEC_WASM.map(async ([entry, file], i) => {
+      modules[packageWasmKey(entry, file)] = await compile(PACKAGE_FILES[i]!);
+    }),
+    ...[JPEGLI_WASM, METRIC_WASM_PORTABLE].map(async (url) => {
+      modules[url.href] = await compile(url);
+    }),
+    compile(METRIC_WASM).then((m) => void (modules[METRIC_WASM.href] = m), () => {}),
+  ]);
+  useCompiledModules(modules);
+}

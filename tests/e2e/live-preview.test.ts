@@ -1,0 +1,132 @@
+/**
+ * Issue 24, item 1, in Chromium: the Live preview re-encodes in the browser (the project's WASM codecs in a
+ * Web Worker), sends nothing to the server while tuning, predicts the server's size and score for the same
+ * settings, and "Apply to this photo" sends exactly the settings on screen.
+ */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
+import type { Job } from "../../contract/jobs.ts";
+import { e2eSuite } from "./harness.ts";
+import { bigPhotoBytes, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+
+const serverJobs = (page: Page) => page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs as Job[]);
+
+/** The panel's figures once the full-size prediction for the newest settings is in. */
+async function prediction(page: Page, afterGen = 0): Promise<{ gen: number; bytes: number; score: number }> {
+  const panel = page.getByTestId("live-preview");
+  await page.waitForFunction(
+    (after) => {
+      const el = document.querySelector('[data-testid="live-preview"]');
+      return el !== null && Number(el.getAttribute("data-full-gen") ?? 0) > after &&
+        !el.hasAttribute("data-full-pending");
+    },
+    afterGen,
+    { timeout: 60_000 },
+  );
+  return {
+    gen: Number(await panel.getAttribute("data-full-gen")),
+    bytes: Number(await page.getByTestId("predicted-size").getAttribute("data-bytes")),
+    score: Number(await page.getByTestId("predicted-score").getAttribute("data-score")),
+  };
+}
+
+e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, step }) => {
+  await step(
+    "tuning re-encodes in the browser, predicts the server's size and score, and applies those settings",
+    async () => {
+      const page = await newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await signUpAndOpen(page, "tuner");
+      const bytes = await bigPhotoBytes();
+      await upload(page, [{ name: "tune.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytes) }]);
+      await waitForCompleted(page, 1);
+      const [job] = await serverJobs(page);
+      assert.ok(job);
+
+      await page.getByRole("button", { name: "Live preview tune.jpg" }).click();
+      const panel = page.getByTestId("live-preview");
+      await panel.getByRole("heading", { name: "Live preview" }).waitFor();
+      const first = await prediction(page);
+      await page.getByTestId("live-preview-crop").waitFor();
+      // With the job's own settings the prediction is the job's result.
+      assert.equal(first.bytes, job.compressedSize, "the prediction at the job's settings is its size");
+
+      // From here on, nothing may reach the server until Apply.
+      const requests: string[] = [];
+      const record = (r: { url(): string; method(): string }) => {
+        const url = new URL(r.url());
+        if (url.origin === new URL(page.url()).origin && !url.protocol.startsWith("blob")) {
+          requests.push(`${r.method()} ${url.pathname}`);
+        }
+      };
+      page.on("request", record);
+      const quality = panel.getByLabel("Quality", { exact: true });
+      // A quick drag: the stale values are dropped, the last one is shown.
+      for (const q of [70, 64, 58]) await quality.fill(String(q));
+      const tuned = await prediction(page, first.gen);
+      assert.ok(tuned.bytes < first.bytes, `q58 predicts a smaller file (${tuned.bytes} < ${first.bytes})`);
+      assert.ok(tuned.score < first.score, `and a lower score (${tuned.score} < ${first.score})`);
+      assert.match(await page.getByTestId("predicted-size").innerText(), /(KB|MB) · \d+% smaller/);
+      assert.match(await page.getByTestId("predicted-score").innerText(), /^\d+ · [A-Z][a-z]+/);
+      await panel.getByLabel("Chroma").selectOption("4:4:4");
+      const chroma = await prediction(page, tuned.gen);
+      assert.ok(chroma.bytes > tuned.bytes, "4:4:4 predicts a larger file");
+      page.off("request", record);
+      assert.deepEqual(requests, [], "no request to the server while tuning");
+
+      // Apply sends exactly what is on screen.
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/${job.id}/recompress`)),
+        panel.getByRole("button", { name: "Apply to this photo" }).click(),
+      ]);
+      const expected = { ...job.settings, quality: 58, chromaSubsampling: "4:4:4" };
+      assert.deepEqual(request.postDataJSON(), { settings: expected });
+
+      // The server's result for those settings: the prediction within 1% of its size and 0.5 of its score.
+      let made: Job | undefined;
+      for (let i = 0; i < 600 && !made; i++) {
+        made = (await serverJobs(page)).find((j) =>
+          j.sourceJobId === job.id && j.status === "completed" && !j.scorePending && j.scores !== null
+        );
+        if (!made) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(made, "the re-compression completed");
+      assert.deepEqual(made.settings, expected);
+      const sizeError = Math.abs(chroma.bytes - made.compressedSize!) / made.compressedSize!;
+      assert.ok(sizeError <= 0.01, `predicted ${chroma.bytes} B, the server made ${made.compressedSize} B`);
+      const serverScore = made.scores!.ssimulacra2 ?? made.scores!.score;
+      assert.ok(
+        Math.abs(chroma.score - serverScore) <= 0.5,
+        `predicted score ${chroma.score}, the server measured ${serverScore}`,
+      );
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    },
+  );
+
+  await step("Compare has the Live preview too, on the same photo's original", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "comparer");
+    await upload(page, [photo("small.jpg")]);
+    await waitForCompleted(page, 1);
+    await page.getByRole("button", { name: /^Compare / }).click();
+    const dialog = page.getByTestId("compare-dialog");
+    await dialog.getByRole("button", { name: "Live preview small.jpg" }).click();
+    await dialog.getByRole("heading", { name: "Live preview" }).waitFor();
+    const first = await prediction(page);
+    await dialog.getByTestId("live-preview").getByLabel("Format").selectOption("webp");
+    const webp = await prediction(page, first.gen);
+    assert.notEqual(webp.bytes, first.bytes, "WebP predicts another size");
+    assert.equal(await dialog.getByTestId("live-preview").getByLabel("Encoder").isDisabled(), true);
+    // "Apply to the batch" re-compresses the photo's batch with the same on-screen settings.
+    const [job] = await serverJobs(page);
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/${job!.batchId}/recompress`)),
+      dialog.getByRole("button", { name: "Apply to the batch" }).click(),
+    ]);
+    assert.deepEqual(request.postDataJSON(), { settings: { ...job!.settings, format: "webp", encoder: "mozjpeg" } });
+    await page.context().close();
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Phone layout at 375×812 (issue 24, item 6): after a result, "Download all" and (free) "Upgrade" stay on
+ * the first screen in the action bar; a notice covers neither the header's controls nor the action bar;
+ * the cookie banner does not cover the action bar; the article filters take one row; an article page
+ * keeps "Sign In". Plus the versions' counting in the browser (issue 24, item 4): after re-compressing,
+ * the summary still counts one image per photo and Download all holds one entry per photo.
+ */
+import assert from "node:assert/strict";
+import type { Locator, Page } from "playwright-core";
+import { unzipSync } from "fflate";
+import { e2eSuite } from "./harness.ts";
+import { photo, upload } from "./compressor-helpers.ts";
+
+const VIEWPORT = { width: 375, height: 812 };
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const intersects = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function box(locator: Locator): Promise<Box> {
+  const b = await locator.boundingBox();
+  assert.ok(b, "the element is laid out");
+  return b;
+}
+
+const inFirstScreen = (b: Box) => b.y >= 0 && b.y + b.height <= VIEWPORT.height && b.x >= 0 && b.x + b.width <= 375;
+
+/** A free user, signed up through the API, on the compressor; the cookie banner is left to show. */
+async function openAsFreeUser(page: Page, username: string): Promise<void> {
+  await page.setViewportSize(VIEWPORT);
+  const res = await page.request.post("/api/register", {
+    data: { username, password: "correct horse", firstName: "Phone", lastName: "User" },
+  });
+  assert.ok(res.ok(), await res.text());
+  await page.goto("/");
+  await page.getByRole("heading", { name: "Processing Queue" }).waitFor();
+}
+
+/** Boxes of the header's visible links and buttons. */
+async function headerControls(page: Page): Promise<Box[]> {
+  const controls = page.locator("header").first().locator("a:visible, button:visible");
+  const boxes: Box[] = [];
+  for (let i = 0; i < await controls.count(); i++) boxes.push(await box(controls.nth(i)));
+  assert.ok(boxes.length > 0, "the header has controls");
+  return boxes;
+}
+
+e2eSuite("phone layout at 375×812 (issue 24, items 4 and 6)", async ({ newPage, step }) => {
+  await step(
+    "after a result, Download all and Upgrade are on the first screen, clear of the cookie banner and notices",
+    async () => {
+      const page = await newPage();
+      await openAsFreeUser(page, "phoneuser");
+      const banner = page.getByTestId("cookie-banner");
+      await banner.waitFor();
+      await upload(page, [photo("beach.jpg"), photo("dog.jpg"), photo("cat.jpg")]);
+      const bar = page.getByTestId("phone-action-bar");
+      await bar.waitFor();
+      await page.locator('[data-testid="job-card"][data-status="completed"]').nth(2).waitFor({ timeout: 60_000 });
+
+      // Wherever the page is scrolled, the bar stays within the first 812 px.
+      for (const scroll of [0, 600, 100_000]) {
+        await page.evaluate((y) => scrollTo(0, y), scroll);
+        const download = bar.getByRole("button", { name: /^Download all \(\d+\)$/ });
+        const upgrade = bar.getByRole("link", { name: "Upgrade" });
+        assert.ok(inFirstScreen(await box(download)), `Download all on the first screen (scrolled ${scroll})`);
+        assert.ok(inFirstScreen(await box(upgrade)), `Upgrade on the first screen (scrolled ${scroll})`);
+        assert.ok(!intersects(await box(bar), await box(banner)), "the cookie banner does not cover the action bar");
+      }
+      await page.evaluate(() => scrollTo(0, 0));
+
+      // A notice (re-compressing one image) covers neither the header's controls nor the action bar.
+      await page.getByRole("button", { name: "Re-compress beach.jpg with current settings" }).click();
+      const notice = page.locator("li[data-variant]").filter({ hasText: "Re-compressing beach.jpg" });
+      await notice.waitFor();
+      await page.waitForTimeout(400); // its entry animation
+      const noticeBox = await box(notice);
+      for (const control of await headerControls(page)) {
+        assert.ok(!intersects(noticeBox, control), `the notice covers no header control (${JSON.stringify(control)})`);
+      }
+      assert.ok(!intersects(noticeBox, await box(bar)), "the notice does not cover the action bar");
+      assert.ok(!intersects(noticeBox, await box(banner)), "the notice does not cover the cookie banner");
+
+      // Versions are counted once (item 4): three photos, one re-compressed, still three images.
+      await page.waitForFunction(
+        async () => {
+          const { jobs } = await (await fetch("/api/jobs")).json();
+          return jobs.length === 4 && jobs.every((j: { status: string }) => j.status === "completed");
+        },
+        undefined,
+        { timeout: 60_000, polling: 200 },
+      );
+      await page.getByTestId("queue-summary").filter({ hasText: "3 of 3 completed" }).waitFor();
+      assert.equal(await page.getByTestId("job-card").count(), 3);
+      await bar.getByRole("button", { name: "Download all (3)" }).waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        bar.getByRole("button", { name: "Download all (3)" }).click(),
+      ]);
+      const entries = Object.keys(unzipSync(await Deno.readFile((await download.path())!))).sort();
+      assert.deepEqual(entries, ["beach.jpg", "cat.jpg", "dog.jpg"], "one entry per photo, no (2)");
+      await page.context().close();
+    },
+  );
+
+  await step("the article list's filters take one row; an article page shows Sign In", async () => {
+    const page = await newPage();
+    await page.setViewportSize(VIEWPORT);
+    await page.goto("/articles");
+    const filters = page.getByRole("navigation", { name: "Categories" });
+    const first = filters.getByRole("link").first();
+    const rowHeight = (await box(first)).height;
+    const height = (await box(filters)).height;
+    assert.ok(height < rowHeight * 1.9, `filters in one row (${height} px for links of ${rowHeight} px)`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `the page itself does not scroll sideways (${overflow})`);
+    assert.ok(inFirstScreen(await box(page.locator("header").getByRole("link", { name: "Sign In" }))));
+
+    await page.goto("/article1");
+    const signIn = page.locator("header").getByRole("link", { name: "Sign In" });
+    await signIn.waitFor();
+    assert.ok(inFirstScreen(await box(signIn)), "Sign In on an article page, in the header, on the first screen");
+    await page.context().close();
+  });
+});

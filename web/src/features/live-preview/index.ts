@@ -1,0 +1,1 @@
+export { LivePreviewPanel } from "./components/live-preview-panel.tsx";
