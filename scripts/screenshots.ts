@@ -2,7 +2,8 @@
  * Refreshes docs/screenshots: a fresh server, a signed-in free user with a few compressed
  * photos; the first screen at 1280×800 and 375×812 (compressor-*-first-screen.png), the whole
  * page with an open Compare panel (compressor-{1280,375}.png; on a phone Compare fills the
- * screen, compare-375.png).
+ * screen, compare-375.png); at 1280×800 also the open Compare dialog (compare.png) and the Live preview
+ * panel after its first prediction (live-preview.png).
  * Run with `deno task screenshots` (builds the web app first).
  * Uses the public corpus photos when `.corpus/` exists, else the test fixtures.
  */
@@ -63,6 +64,10 @@ try {
     await page.waitForFunction(() =>
       [...document.querySelectorAll('[data-testid="compare-panel"] img')].every((i) => (i as HTMLImageElement).complete)
     );
+    if (width >= 640) {
+      await page.waitForTimeout(300);
+      await shot("compare.png", false);
+    }
     if (width < 640) {
       // On a phone Compare fills the screen: shot on its own, then closed for the page.
       await page.waitForTimeout(300);
@@ -78,6 +83,31 @@ try {
     await page.evaluate(() => globalThis.scrollTo(0, 0));
     await page.waitForTimeout(500);
     await shot(`compressor-${width}.png`, true);
+
+    if (width >= 640) {
+      // The Live preview of the first photo, once its full-size prediction is in.
+      if (await page.getByTestId("compare-dialog").count()) {
+        await page.keyboard.press("Escape");
+        await page.getByTestId("compare-dialog").waitFor({ state: "detached" });
+      }
+      await page.getByRole("button", { name: /^Live preview / }).first().click();
+      const panel = page.getByTestId("live-preview");
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid="live-preview"]');
+          return el !== null && Number(el.getAttribute("data-full-gen") ?? 0) > 0 &&
+            !el.hasAttribute("data-full-pending");
+        },
+        undefined,
+        { timeout: 120_000 },
+      );
+      await panel.getByTestId("live-preview-crop").waitFor();
+      await panel.evaluate((el) => el.scrollIntoView({ block: "start" }));
+      // Below the sticky header.
+      await page.evaluate(() => globalThis.scrollBy(0, -80));
+      await page.waitForTimeout(500);
+      await shot("live-preview.png", false);
+    }
     await context.close();
   }
 } finally {

@@ -241,6 +241,16 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
       const zip = await page.request.get("/api/jobs/download.zip?versions=all");
       assert.equal(zip.status(), 200);
       assert.match(zip.headers()["content-disposition"]!, /-3-versions\.zip/);
+      // The first batch's own ZIP offers every version too, its re-compressions in later batches included.
+      const batchAll = page.getByTestId("batch-row").last().getByRole("link", {
+        name: /^All versions of .+ as a ZIP$/,
+      });
+      await batchAll.waitFor();
+      const href = (await batchAll.getAttribute("href"))!;
+      assert.match(href, /\/download\.zip\?versions=all$/);
+      const batchZip = await page.request.get(href);
+      assert.equal(batchZip.status(), 200);
+      assert.match(batchZip.headers()["content-disposition"]!, /all-versions\.zip/);
 
       // A refusal reads as the server wrote it (here: the originals expired).
       const expired = "The originals have been deleted (images are kept for an hour after compression); upload again";

@@ -17,6 +17,14 @@ const SIZES: Record<AdPlacement, string> = {
   article: "h-[250px]",
 };
 
+/** Each landmark's name is unique on its page (axe landmark-unique): the compressor page holds two slots. */
+const LABELS: Record<AdPlacement, string> = {
+  landing: "Advertisement",
+  compressor: "Advertisement",
+  sidebar: "Sidebar advertisement",
+  article: "Advertisement",
+};
+
 /** Spec §9: the landing ad is revealed once 10% of it is visible, 100 ms later. */
 export const REVEAL_THRESHOLD = 0.1;
 export const REVEAL_DELAY_MS = 100;
@@ -68,7 +76,7 @@ export function AdSlot({ placement }: { placement: AdPlacement }) {
   return (
     <aside
       ref={ref}
-      aria-label="Advertisement"
+      aria-label={LABELS[placement]}
       data-ad-slot={placement}
       data-ad-state={state}
       className={cn(

@@ -5,6 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui
 import { type QueryLike, QueryState } from "../../../components/ui/query-state.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../lib/format-bytes.ts";
+import { photoOf, photosWithVersions } from "../../../lib/versions.ts";
 import { encodersText, savings, savingsText } from "../../../lib/review.ts";
 import { batchZipUrl } from "@web-api/endpoints.ts";
 import { type BatchAction, useBatchAction } from "../data/batch-actions.ts";
@@ -47,6 +48,12 @@ export function BatchPanel(
   },
 ) {
   const batches = all.filter((b) => b.jobs.length > 0);
+  // A photo's re-compressions land in later batches; its batch's ZIP holds them too (issue 24, item 4).
+  const allJobs = all.flatMap((b) => b.jobs);
+  const hasVersions = (b: Batch) => {
+    const photos = new Set(b.jobs.map(photoOf));
+    return photosWithVersions(allJobs.filter((j) => photos.has(photoOf(j)))) > 0;
+  };
   const action = useBatchAction();
   const { mutate } = action;
   const busyId = action.isPending ? action.variables?.id : undefined;
@@ -67,6 +74,7 @@ export function BatchPanel(
               <BatchRow
                 key={b.id}
                 batch={b}
+                versioned={hasVersions(b)}
                 busy={busyId === b.id}
                 run={(a) => mutate({ id: b.id, action: a })}
                 onRecompress={onRecompress}
@@ -82,8 +90,10 @@ export function BatchPanel(
 }
 
 const BatchRow = memo(function BatchRow(
-  { batch, busy, run, onRecompress, recompressSettings, recompressing }: {
+  { batch, versioned, busy, run, onRecompress, recompressSettings, recompressing }: {
     batch: Batch;
+    /** A photo of this batch has more than one version held: the ZIP can offer them all. */
+    versioned: boolean;
     busy: boolean;
     run: (a: BatchAction) => void;
     onRecompress?: (batch: Batch) => void;
@@ -179,6 +189,18 @@ const BatchRow = memo(function BatchRow(
         {c.completed > 0 && (
           <Button asChild size="sm" variant="secondary">
             <a href={batchZipUrl(batch.id)} download aria-label={`Download ZIP of ${batch.name}`}>Download ZIP</a>
+          </Button>
+        )}
+        {c.completed > 0 && versioned && (
+          <Button asChild size="sm" variant="secondary">
+            <a
+              href={batchZipUrl(batch.id, "all")}
+              download
+              aria-label={`All versions of ${batch.name} as a ZIP`}
+              title="One ZIP of every version still held, each named by its settings (beach.q70.jpg)"
+            >
+              All versions
+            </a>
           </Button>
         )}
       </div>
