@@ -5,13 +5,10 @@
  * API path is one synchronous POST /api/v1/compress. Target: the API no more than 5% slower.
  * Runnable alone: `BENCH_PHOTOS=6 deno run -A bench/api.ts`.
  */
-import { eq } from "drizzle-orm";
-import { API_KEYS_PATHS, type CreatedApiKey, V1 } from "../contract/api-keys.ts";
-import { createDb } from "../db/client.ts";
-import { users } from "../db/schema.ts";
+import { V1 } from "../contract/api-keys.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
-import { registerUser } from "./http.ts";
+import { createApiKey, registerPremium } from "./http.ts";
 import { figure, median } from "./report.ts";
 
 const POLL_MS = 50;
@@ -51,18 +48,9 @@ async function viaApi(server: RunningServer, key: string, image: CorpusImage): P
 export async function apiVsWeb(corpus: CorpusImage[], workers: number): Promise<void> {
   const server = await startServer({ WORKERS: String(workers) });
   try {
-    const cookie = await registerUser(server, "bench-api");
     // Premium: no daily limit, so every photo goes through both paths.
-    const { db, close } = await createDb({ url: server.databaseUrl });
-    await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, "bench-api"));
-    close();
-    const res = await fetch(`${server.url}${API_KEYS_PATHS.list}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: cookie },
-      body: JSON.stringify({ name: "bench" }),
-    });
-    if (!res.ok) throw new Error(`POST ${API_KEYS_PATHS.list}: ${res.status} ${await res.text()}`);
-    const { key } = await res.json() as CreatedApiKey;
+    const cookie = await registerPremium(server, "bench-api");
+    const key = await createApiKey(server, cookie);
 
     await viaApi(server, key, corpus[0]!); // warm both paths' code before timing
     await viaWeb(server, cookie, corpus[0]!);

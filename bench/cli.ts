@@ -3,14 +3,10 @@
  * against a fresh server process, with --concurrency 1 and 4 (files/s, the process's start included).
  * Runnable alone: `BENCH_PHOTOS=6 deno run -A bench/cli.ts`.
  */
-import { eq } from "drizzle-orm";
 import { join } from "node:path";
-import { API_KEYS_PATHS, type CreatedApiKey } from "../contract/api-keys.ts";
-import { createDb } from "../db/client.ts";
-import { users } from "../db/schema.ts";
 import { startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
-import { registerUser } from "./http.ts";
+import { createApiKey, registerPremium } from "./http.ts";
 import { figure } from "./report.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -36,17 +32,7 @@ export async function cliThroughput(corpus: CorpusImage[], workers: number): Pro
   const dir = await Deno.makeTempDir({ prefix: "bench-cli-" });
   try {
     // Premium: no daily limit, so every run compresses every photo.
-    const cookie = await registerUser(server, "bench-cli");
-    const { db, close } = await createDb({ url: server.databaseUrl });
-    await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, "bench-cli"));
-    close();
-    const res = await fetch(`${server.url}${API_KEYS_PATHS.list}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: cookie },
-      body: JSON.stringify({ name: "bench" }),
-    });
-    if (!res.ok) throw new Error(`POST ${API_KEYS_PATHS.list}: ${res.status} ${await res.text()}`);
-    const { key } = await res.json() as CreatedApiKey;
+    const key = await createApiKey(server, await registerPremium(server, "bench-cli"));
     const photos = join(dir, "photos");
     await Deno.mkdir(photos);
     for (const image of corpus) await Deno.writeFile(join(photos, image.name), image.bytes);

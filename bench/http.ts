@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { ENCODERS } from "../contract/settings.ts";
+import { API_KEYS_PATHS, type CreatedApiKey } from "../contract/api-keys.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
@@ -28,12 +29,28 @@ export async function registerUser(server: RunningServer, username: string): Pro
   return (res.headers.get("set-cookie") ?? "").split(";")[0]!;
 }
 
-async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+/** Signs a Premium user up (no daily limit, no 20-file cap: the bench measures the pipeline, not the plan). */
+export async function registerPremium(server: RunningServer, username: string): Promise<string> {
   const cookie = await registerUser(server, username);
-  // Premium lifts the daily limit and the 20-file cap, so the bench measures the pipeline, not the plan.
   const { db, close } = await createDb({ url: server.databaseUrl });
   await db.update(users).set({ subscriptionStatus: "active" }).where(eq(users.username, username));
   close();
+  return cookie;
+}
+
+/** A new API key of the signed-in user (POST /api/keys). */
+export async function createApiKey(server: RunningServer, cookie: string): Promise<string> {
+  const res = await fetch(`${server.url}${API_KEYS_PATHS.list}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  if (!res.ok) throw new Error(`POST ${API_KEYS_PATHS.list}: ${res.status} ${await res.text()}`);
+  return (await res.json() as CreatedApiKey).key;
+}
+
+async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+  const cookie = await registerPremium(server, username);
   return { cookie, get: (path) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } }) };
 }
 

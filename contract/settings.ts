@@ -121,6 +121,26 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
   pauseOnError: false,
 };
 
+/**
+ * What each setting does, one sentence each: the OpenAPI document's parameter descriptions and the
+ * /developers page's settings table read it. Typed by the shape, so a new setting cannot go undescribed.
+ */
+export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
+  quality: "The encoder's quality setting. A target, when given, chooses it instead.",
+  format: "The output format. WebP output carries no metadata at all.",
+  encoder: "The JPEG encoder. jpegli encodes JPEG only: with format=webp, leave encoder at mozjpeg.",
+  mode: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG and WebP.",
+  progressive: "A progressive JPEG, which loads in passes from coarse to sharp.",
+  chromaSubsampling: "How much colour detail is kept: 4:4:4 all of it, 4:2:0 a quarter, for the smallest files.",
+  stripMetadata: "Removes EXIF (including GPS), XMP, IPTC and comments from a JPEG; the colour profile stays.",
+  mozjpeg: "MozJPEG's trellis quantisation and tuned tables; false encodes like classic libjpeg. MozJPEG only.",
+  optimizeForWeb: "Optimised Huffman tables for a smaller JPEG.",
+  target: "Premium: search the quality for a goal. auto and score targets try both JPEG encoders.",
+  priority: "Order among this account's own jobs.",
+  maxConcurrent: "Premium: how many of this account's jobs run at once.",
+  pauseOnError: "Pause the batch when a job fails (one image per request: no effect).",
+};
+
 const COMPRESS_KEYS = Object.keys(compressSettingsFields.shape) as (keyof CompressSettings)[];
 
 /** The part of the settings that reaches the codecs. */

@@ -28,6 +28,7 @@ import {
   DEFAULT_SAVED_SETTINGS,
   type SavedSettings,
   savedSettingsSchema,
+  SETTING_DESCRIPTIONS,
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
   targetSchema,
@@ -42,23 +43,6 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): Json 
   return rest;
 }
 
-/** One line per setting; typed by the settings' keys, so a new setting cannot go undescribed. */
-const SETTING_DOCS: Record<keyof SavedSettings, string> = {
-  quality: "JPEG/WebP quality",
-  format: "Output format",
-  encoder: "JPEG encoder (jpegli encodes JPEG only)",
-  mode: "MozJPEG effort: speed, balanced or quality",
-  progressive: "Progressive JPEG",
-  mozjpeg: "MozJPEG's own tuning (false: libjpeg-style tables, no trellis)",
-  optimizeForWeb: "Optimised Huffman tables",
-  stripMetadata: "Remove EXIF (GPS included), XMP, IPTC and comments; the ICC profile is kept",
-  chromaSubsampling: "Chroma subsampling",
-  target: "Premium: aim for a size or a score instead of a fixed quality",
-  priority: "Order among this account's own jobs",
-  maxConcurrent: "Premium: how many of this account's jobs run at once",
-  pauseOnError: "Pause the batch when a job fails (one image per request: no effect)",
-};
-
 /** The query parameters of POST /api/v1/compress: every setting, by the web form's names and rules. */
 function settingParameters(): Json[] {
   const shape = savedSettingsSchema.shape as Record<keyof SavedSettings, z.ZodType>;
@@ -67,7 +51,7 @@ function settingParameters(): Json[] {
     const schema = target
       ? targetParameterSchema()
       : { ...jsonSchema(shape[name]), default: DEFAULT_SAVED_SETTINGS[name] };
-    return { name, in: "query", required: false, description: SETTING_DOCS[name], schema };
+    return { name, in: "query", required: false, description: SETTING_DESCRIPTIONS[name], schema };
   });
 }
 

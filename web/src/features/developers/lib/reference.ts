@@ -13,6 +13,7 @@ import {
   MODES,
   OUTPUT_FORMATS,
   QUALITY_RANGE,
+  SETTING_DESCRIPTIONS,
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../../../../../contract/settings.ts";
@@ -89,38 +90,18 @@ export const TARGET_FORMS = [
 
 const onOff = "true | false";
 
-const SETTING_DOCS: Record<keyof CompressSettings, { values: string; what: string }> = {
-  quality: {
-    values: `${QUALITY_RANGE.min}-${QUALITY_RANGE.max}`,
-    what: "The encoder's quality setting. A target, when given, chooses it instead.",
-  },
-  format: { values: OUTPUT_FORMATS.join(" | "), what: "The output format. WebP output carries no metadata at all." },
-  encoder: {
-    values: ENCODERS.join(" | "),
-    what: "The JPEG encoder. jpegli encodes JPEG only: with format=webp, leave encoder at mozjpeg.",
-  },
-  mode: {
-    values: MODES.join(" | "),
-    what: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG and WebP.",
-  },
-  progressive: { values: onOff, what: "A progressive JPEG, which loads in passes from coarse to sharp." },
-  chromaSubsampling: {
-    values: CHROMA_SUBSAMPLINGS.join(" | "),
-    what: "How much colour detail is kept: 4:4:4 all of it, 4:2:0 a quarter, for the smallest files.",
-  },
-  stripMetadata: {
-    values: onOff,
-    what: "Removes EXIF (including GPS), XMP, IPTC and comments from a JPEG; the colour profile stays.",
-  },
-  mozjpeg: {
-    values: onOff,
-    what: "MozJPEG's trellis quantisation and tuned tables; false encodes like classic libjpeg. MozJPEG only.",
-  },
-  optimizeForWeb: { values: onOff, what: "Optimised Huffman tables for a smaller JPEG." },
-  target: {
-    values: "auto | size:KB | score:S, or JSON",
-    what: "Premium: search the quality for a goal (below). auto and score targets try both JPEG encoders.",
-  },
+/** The values each compression setting takes; what it does is the contract's SETTING_DESCRIPTIONS. */
+const SETTING_VALUES: Record<keyof CompressSettings, string> = {
+  quality: `${QUALITY_RANGE.min}-${QUALITY_RANGE.max}`,
+  format: OUTPUT_FORMATS.join(" | "),
+  encoder: ENCODERS.join(" | "),
+  mode: MODES.join(" | "),
+  progressive: onOff,
+  chromaSubsampling: CHROMA_SUBSAMPLINGS.join(" | "),
+  stripMetadata: onOff,
+  mozjpeg: onOff,
+  optimizeForWeb: onOff,
+  target: "auto | size:KB | score:S, or JSON",
 };
 
 function defaultText(value: unknown): string {
@@ -128,9 +109,10 @@ function defaultText(value: unknown): string {
 }
 
 /** Every compression setting, in the web form's names, with its values and default. */
-export const SETTING_ROWS = (Object.keys(SETTING_DOCS) as (keyof CompressSettings)[]).map((name) => ({
+export const SETTING_ROWS = (Object.keys(SETTING_VALUES) as (keyof CompressSettings)[]).map((name) => ({
   name,
-  ...SETTING_DOCS[name],
+  values: SETTING_VALUES[name],
+  what: SETTING_DESCRIPTIONS[name],
   default: defaultText(DEFAULT_SAVED_SETTINGS[name]),
 }));
 
