@@ -30,7 +30,13 @@ import { mozJpegOptions } from "../codecs/jpeg/options.ts";
 import { applyOrientation } from "../codecs/image/orientation.ts";
 import { measurePlanes } from "../codecs/quality/planes.ts";
 import { compareXyb, scoreFromWeightedSum } from "../codecs/quality/ssimulacra2.ts";
-import { type QualityTerms, qualityTerms, SUB_SCORE_ERROR_SCALE, type SubScore } from "../codecs/quality/report.ts";
+import {
+  type QualityTerms,
+  qualityTerms,
+  SUB_SCORE_ERROR_SCALE,
+  type SubScore,
+  subScores,
+} from "../codecs/quality/report.ts";
 import { DEFAULT_SETTINGS, ENCODERS } from "../contract/settings.ts";
 import { SCORE_BANDS, scoreWord } from "../contract/score-words.ts";
 import { loadCorpus } from "./corpus.ts";
@@ -184,12 +190,13 @@ function errorsFor(score: number): number {
 }
 
 /** Share of samples where at least one sub-score's word is within one band of the overall's. */
-function agreement(samples: Sample[], scale: (s: Sample) => Readonly<Record<SubScore, number>>) {
+function agreement(samples: Sample[], subs: (s: Sample) => Readonly<Record<SubScore, number>>) {
   let near = 0, exact = 0;
   const misses: string[] = [];
   for (const s of samples) {
     const overall = scoreWord(scoreOf(s.terms.total)).band;
-    const bands = KINDS.map((k) => scoreWord(scoreOf(scale(s)[k] * s.terms[k])).band);
+    const scores = subs(s);
+    const bands = KINDS.map((k) => scoreWord(scores[k]).band);
     const distance = Math.min(...bands.map((b) => Math.abs(b - overall)));
     if (distance <= 1) near++;
     else misses.push(`${s.photo} ${s.encoder} q${s.quality}`);
@@ -230,10 +237,13 @@ for (const group of ["color", "grayscale"] as const) {
   }
 }
 const ones = { sharpness: 1, artifacts: 1, colorAccuracy: 1 };
+const scaled = (scale: (s: Sample) => Readonly<Record<SubScore, number>>) => (s: Sample) =>
+  Object.fromEntries(KINDS.map((k) => [k, scoreOf(scale(s)[k] * s.terms[k])])) as Record<SubScore, number>;
 const scales = [
-  ["raw", () => ones],
-  ["fitted", (s: Sample) => fitted[s.grayscale ? "grayscale" : "color"]],
-  ["in code", (s: Sample) => SUB_SCORE_ERROR_SCALE[s.grayscale ? "grayscale" : "color"]],
+  ["raw", scaled(() => ones)],
+  ["fitted", scaled((s: Sample) => fitted[s.grayscale ? "grayscale" : "color"])],
+  ["in code, calibration only", scaled((s: Sample) => SUB_SCORE_ERROR_SCALE[s.grayscale ? "grayscale" : "color"])],
+  ["in code, as reported (with the pull)", (s: Sample) => subScores(s.terms, s.grayscale)],
 ] as const;
 for (const [label, scale] of scales) {
   for (const [name, set] of [["all", samples], ...Object.entries(groups)] as const) {
