@@ -2,6 +2,7 @@
  * What the CLI prints: a line per file and a totals line (or one JSON object per file and a summary
  * with --json) on stdout, and a progress bar on stderr when stderr is a terminal.
  */
+import { formatBytes } from "../contract/format-bytes.ts";
 
 export interface FileDone {
   path: string;
@@ -34,17 +35,6 @@ export interface Totals {
   error?: string;
 }
 
-/** "512 B", "6.7 KB", "340 KB", "1.2 MB" (binary units, as the web app shows them). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return "0 B";
-  if (bytes < 1024) return `${bytes} B`;
-  const kb = bytes / 1024;
-  if (kb < 1024) return `${kb.toFixed(kb < 10 ? 1 : 0)} KB`;
-  const mb = kb / 1024;
-  if (mb < 1024) return `${mb.toFixed(1)} MB`;
-  return `${(mb / 1024).toFixed(2)} GB`;
-}
-
 /** The fraction of the original saved, e.g. 0.7213 (negative when the result is larger). */
 export function saving(originalSize: number, compressedSize: number): number {
   if (originalSize <= 0) return 0;
@@ -57,7 +47,7 @@ export function formatChange(originalSize: number, compressedSize: number): stri
   return pct === 0 ? "0%" : `${pct > 0 ? "+" : "-"}${Math.abs(pct)}%`;
 }
 
-/** `name  1.2 MB → 340 KB  -72%  score 81.3` (the score only when the server measured one). */
+/** `name  1.20 MB → 340 KB  -72%  score 81.3` (the score only when the server measured one). */
 export function fileLine(r: FileResult): string {
   if (failed(r)) return `${r.path}  failed: ${r.error}`;
   const score = r.score === null ? "" : `  score ${r.score.toFixed(1)}`;
@@ -65,7 +55,7 @@ export function fileLine(r: FileResult): string {
     `${formatChange(r.originalSize, r.compressedSize)}${score}`;
 }
 
-/** `3 files  4.1 MB → 1.2 MB  -71%  1 failed`. */
+/** `3 files  4.10 MB → 1.20 MB  -71%  1 failed`. */
 export function totalsLine(t: Totals): string {
   const files = `${t.succeeded} ${t.succeeded === 1 ? "file" : "files"}`;
   const bytes = `${formatBytes(t.originalSize)} → ${formatBytes(t.compressedSize)}`;
@@ -107,7 +97,7 @@ export function summaryJson(t: Totals): string {
   });
 }
 
-/** `[########------------]  3/10 files  4.1 MB / 12.0 MB`, within `columns`. */
+/** `[########------------]  3/10 files  4.10 MB / 12.0 MB`, within `columns`. */
 export function progressBar(
   p: { done: number; total: number; bytesDone: number; bytesTotal: number },
   columns = 80,

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import {
   fileJson,
   fileLine,
-  formatBytes,
   formatChange,
   progressBar,
   Reporter,
@@ -10,6 +9,7 @@ import {
   summaryJson,
   totalsLine,
 } from "../../cli/report.ts";
+import { formatBytes } from "../../contract/format-bytes.ts";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -29,7 +29,7 @@ Deno.test("report: sizes and changes as people read them", () => {
   assert.equal(formatBytes(512), "512 B");
   assert.equal(formatBytes(6.7 * KB), "6.7 KB");
   assert.equal(formatBytes(340 * KB), "340 KB");
-  assert.equal(formatBytes(1.2 * MB), "1.2 MB");
+  assert.equal(formatBytes(1.2 * MB), "1.20 MB");
   assert.equal(formatBytes(3 * 1024 * MB), "3.00 GB");
   assert.equal(formatChange(1000, 280), "-72%");
   assert.equal(formatChange(1000, 1030), "+3%");
@@ -40,8 +40,8 @@ Deno.test("report: sizes and changes as people read them", () => {
 });
 
 Deno.test("report: a file's line, with the score only when there is one", () => {
-  assert.equal(fileLine(done), "photos/a.jpg  1.2 MB → 340 KB  -72%  score 81.3");
-  assert.equal(fileLine({ ...done, score: null }), "photos/a.jpg  1.2 MB → 340 KB  -72%");
+  assert.equal(fileLine(done), "photos/a.jpg  1.20 MB → 340 KB  -72%  score 81.3");
+  assert.equal(fileLine({ ...done, score: null }), "photos/a.jpg  1.20 MB → 340 KB  -72%");
   assert.equal(
     fileLine({ path: "b.jpg", output: "o/b.jpg", error: "not a JPEG (415)" }),
     "b.jpg  failed: not a JPEG (415)",
@@ -50,8 +50,8 @@ Deno.test("report: a file's line, with the score only when there is one", () => 
 
 Deno.test("report: the totals line counts files, bytes before → after, the saving and failures", () => {
   const t = { files: 4, succeeded: 3, failed: 1, originalSize: 4.1 * MB, compressedSize: 1.2 * MB };
-  assert.equal(totalsLine(t), "3 files  4.1 MB → 1.2 MB  -71%  1 failed");
-  assert.equal(totalsLine({ ...t, files: 1, succeeded: 1, failed: 0 }), "1 file  4.1 MB → 1.2 MB  -71%");
+  assert.equal(totalsLine(t), "3 files  4.10 MB → 1.20 MB  -71%  1 failed");
+  assert.equal(totalsLine({ ...t, files: 1, succeeded: 1, failed: 0 }), "1 file  4.10 MB → 1.20 MB  -71%");
   assert.equal(
     totalsLine({ files: 5, succeeded: 1, failed: 0, originalSize: 2000, compressedSize: 1000, error: "x" }),
     "1 file  2.0 KB → 1000 B  -50%  4 not sent",
@@ -94,7 +94,7 @@ Deno.test("report: --json objects for a file, a failure and the summary", () => 
 
 Deno.test("report: the progress bar fits the terminal and fills with the bytes done", () => {
   const bar = progressBar({ done: 3, total: 10, bytesDone: 5 * MB, bytesTotal: 10 * MB }, 80);
-  assert.equal(bar, `[${"#".repeat(20)}${"-".repeat(20)}]  3/10 files  5.0 MB / 10.0 MB`);
+  assert.equal(bar, `[${"#".repeat(20)}${"-".repeat(20)}]  3/10 files  5.00 MB / 10.0 MB`);
   assert.ok(progressBar({ done: 0, total: 1, bytesDone: 0, bytesTotal: 0 }, 30).startsWith("[----------]"));
   assert.ok(progressBar({ done: 1, total: 1, bytesDone: 9, bytesTotal: 9 }, 200).length <= 200);
 });
@@ -115,9 +115,9 @@ Deno.test("report: lines on stdout, the bar on stderr cleared before each line a
   r.file({ path: "b.jpg", output: "o/b.jpg", error: "bad" }, MB);
   r.end({ files: 2, succeeded: 1, failed: 1, originalSize: done.originalSize, compressedSize: done.compressedSize });
   assert.deepEqual(out, [
-    "photos/a.jpg  1.2 MB → 340 KB  -72%  score 81.3\n",
+    "photos/a.jpg  1.20 MB → 340 KB  -72%  score 81.3\n",
     "b.jpg  failed: bad\n",
-    "1 file  1.2 MB → 340 KB  -72%  1 failed\n",
+    "1 file  1.20 MB → 340 KB  -72%  1 failed\n",
   ]);
   assert.ok(err[0]!.startsWith("\r[") && err[0]!.includes("0/2 files"));
   assert.ok(err.some((t) => t.includes("1/2 files")) && err.some((t) => t.includes("2/2 files")));

@@ -7,7 +7,7 @@ import { codecLabel } from "../../../contract/codec-labels.ts";
 import type { Job } from "../../../contract/jobs.ts";
 import { REVIEW_BELOW, shownScore } from "../../../contract/score-words.ts";
 import { CODEC_IDS } from "../../../contract/settings.ts";
-import { formatBytes } from "./format-bytes.ts";
+import { formatBytes } from "../../../contract/format-bytes.ts";
 
 type Measured = Pick<Job, "status" | "originalSize" | "compressedSize" | "scores" | "keptOriginal">;
 

@@ -4,7 +4,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { type QueryLike, QueryState } from "../../../components/ui/query-state.tsx";
 import { cn } from "../../../lib/cn.ts";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { photoOf, photosWithVersions } from "../../../lib/versions.ts";
 import { encodersText, savings, savingsText } from "../../../lib/review.ts";
 import { batchZipUrl } from "@web-api/endpoints.ts";

@@ -1,7 +1,8 @@
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { LivePreviewButton } from "../../../components/live-preview-button.tsx";
 import { type Job, withSsimulacra2 } from "../../../../../contract/jobs.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs.tsx";
 import {
   clampPan,
@@ -336,15 +337,11 @@ export function ComparePanel(
         <QualityScores job={job} />
         {renderLivePreview && (
           <div className="space-y-3">
-            <Button
-              size="sm"
-              variant="secondary"
-              aria-expanded={previewing}
-              aria-label={`Live preview ${job.filename}`}
-              onClick={() => setPreviewing(!previewing)}
-            >
-              Live preview
-            </Button>
+            <LivePreviewButton
+              filename={job.filename}
+              open={previewing}
+              onToggle={() => setPreviewing(!previewing)}
+            />
             {previewing && renderLivePreview(() => setPreviewing(false))}
           </div>
         )}

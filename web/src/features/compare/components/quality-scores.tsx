@@ -5,7 +5,7 @@ import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
 import { SCORE_NOTE_HREF, SCORE_SCALE_NOTE, shownScore } from "../../../../../contract/score-words.ts";
 import { ScoreWordLink, TONE_TILE } from "../../../components/score-word.tsx";
 import { cn } from "../../../lib/cn.ts";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 
 function Score({ label, value }: { label: string; value: number }) {
   const shown = shownScore(value);

@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { cn } from "../../../lib/cn.ts";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { useWindowDrop } from "../../../lib/use-window-drop.ts";
 import { type FileRejection, limitLabel, selectFiles, type UploadLimits } from "../../../lib/validate-files.ts";
 import type { SavedSettings } from "../data/settings.ts";

@@ -1,6 +1,6 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
-import { scoreWord } from "../../../../../contract/score-words.ts";
+import { qualityText } from "../../../lib/quality-text.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
 /**
@@ -9,13 +9,7 @@ import type { SavedSettings } from "../data/settings.ts";
  */
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {
   const t = premium ? settings.target : null;
-  const quality = t === null
-    ? `Quality ${settings.quality}`
-    : t.kind === "size"
-    ? `Target ${t.kb} KB`
-    : t.kind === "quality"
-    ? `Target score ${t.score} (${scoreWord(t.score).word})`
-    : "Auto quality";
+  const quality = qualityText(settings.quality, t);
   const webp = settings.format === "webp";
   const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";
   // MozJPEG is the default and goes unsaid; a score target tries both encoders, so none is named then.

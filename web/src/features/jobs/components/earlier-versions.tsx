@@ -1,7 +1,7 @@
 import type { Job } from "../../../../../contract/jobs.ts";
 import { settingsTag, versionName } from "../../../../../contract/file-names.ts";
 import { downloadJob } from "../data/download-job.ts";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 
 /** A version's settings in a few characters, as its "All versions" ZIP name has them (`q70`, `auto`). */
 export const versionLabel = (job: Job) => settingsTag(job.settings);

@@ -3,10 +3,11 @@ import { type Job, type MetadataReport, sizeReduction } from "../../../../../con
 import { shownScore } from "../../../../../contract/score-words.ts";
 import { STATED_RETENTION } from "../../../../../contract/storage.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { LivePreviewButton } from "../../../components/live-preview-button.tsx";
 import { EarlierVersions } from "./earlier-versions.tsx";
 import { ScoreWordLink, TONE_TEXT } from "../../../components/score-word.tsx";
 import { cn } from "../../../lib/cn.ts";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { jobWarning } from "../../../lib/review.ts";
 import { previewUrl } from "@web-api/endpoints.ts";
 import { downloadJob } from "../data/download-job.ts";
@@ -130,16 +131,12 @@ export const JobCard = memo(function JobCard(
             </Button>
           )}
           {job.status === "completed" && renderLivePreview && (
-            <Button
-              size="sm"
-              variant="secondary"
-              aria-expanded={previewing}
-              aria-label={`Live preview ${job.filename}`}
-              onClick={() => setPreviewing(!previewing)}
+            <LivePreviewButton
+              filename={job.filename}
+              open={previewing}
+              onToggle={() => setPreviewing(!previewing)}
               disabled={job.expired}
-            >
-              Live preview
-            </Button>
+            />
           )}
           {job.status === "completed" && (
             <Button

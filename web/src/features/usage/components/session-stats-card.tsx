@@ -2,7 +2,7 @@ import type { Job } from "../../../../../contract/jobs.ts";
 import { shownScore } from "../../../../../contract/score-words.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { type QueryLike, QueryLoading } from "../../../components/ui/query-state.tsx";
-import { formatBytes } from "../../../lib/format-bytes.ts";
+import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { savings } from "../../../lib/review.ts";
 import { countedVersions } from "../../../lib/versions.ts";
 import { sessionStats } from "../lib/session-stats.ts";
