@@ -7,7 +7,7 @@ import { clientIp, readJson } from "./request.ts";
 import { ApiError } from "../http-error.ts";
 import type { LogoutOthersResponse } from "../../contract/accounts.ts";
 
-/** POST /register, /login, /logout and GET /user (spec §7); /logout-others ends the user's other sessions. */
+/** POST /register, /login, /logout and GET /user (spec §7: the user, or null when signed out); /logout-others ends the user's other sessions. */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
     const { db, registrations } = c.var.deps;
@@ -38,4 +38,5 @@ export const authRoutes = new Hono<AppEnv>()
     const ended = await invalidateOtherSessions(c.var.deps.db, currentUser(c).id, c.var.sessionToken!);
     return c.json({ success: true, ended } satisfies LogoutOthersResponse);
   })
-  .get("/user", requireUser, (c) => c.json(toUser(currentUser(c))));
+  // Signed out is a state, not an error: 200 with null, so a visitor's browser logs no failed request.
+  .get("/user", (c) => c.json(c.var.user ? toUser(c.var.user) : null));

@@ -12,7 +12,7 @@ const queryClient = createQueryClient();
 // Public pages arrive prerendered (web/prerender/); other paths get an empty shell.
 const prerendered = root.firstElementChild !== null;
 // The server sends prerendered pages only to requests without a session cookie: this is a
-// visitor, so skip reading the user (its 401 would only be noise) and hydrate the visitor's view.
+// visitor, so skip reading the user (it would answer null) and hydrate the visitor's view.
 if (prerendered) queryClient.setQueryData(USER_QUERY_KEY, null);
 const app = (
   <StrictMode>

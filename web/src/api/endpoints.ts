@@ -17,21 +17,14 @@ import type {
   Usage,
 } from "../../../contract/jobs.ts";
 import type { RecompressRequest, RecompressSettings, SavedSettings } from "../../../contract/settings.ts";
-import { apiJson, apiRequest, ApiRequestError } from "./client.ts";
+import { apiJson, apiRequest } from "./client.ts";
 
 const at = encodeURIComponent;
 
 // Account
 
-/** The current user, or null when signed out: a 401 here is a state, not an error. */
-export async function getUser(): Promise<User | null> {
-  try {
-    return await apiJson<User>("GET", "/api/user");
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 401) return null;
-    throw err;
-  }
-}
+/** The current user, or null when signed out. */
+export const getUser = () => apiJson<User | null>("GET", "/api/user");
 export const login = (input: LoginInput) => apiJson<User>("POST", "/api/login", input);
 export const register = (input: RegisterInput) => apiJson<User>("POST", "/api/register", input);
 export const logout = () => apiRequest("POST", "/api/logout");

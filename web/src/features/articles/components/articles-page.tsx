@@ -1,4 +1,4 @@
-import { Link, useSearch } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { paths } from "../../../../../contract/routes.ts";
 import { cn } from "../../../lib/cn.ts";
 import { useHydrated } from "../../../lib/use-hydrated.ts";
@@ -56,6 +56,7 @@ function useCategory(): string {
 export function ArticlesPage() {
   usePage("Image Compression Articles | SqueezeJPEG");
   const category = useCategory();
+  const [, navigate] = useLocation();
   const shown = category === "All" ? articles : articles.filter((a) => a.category === category);
 
   return (
@@ -68,19 +69,30 @@ export function ArticlesPage() {
           affect page speed and search rankings, and how to automate it all.
         </p>
 
-        {/* Phones: one row that scrolls sideways (issue 24, item 6); wider, the filters wrap. */}
-        <nav
-          aria-label="Categories"
-          data-testid="article-filters"
-          className="-mx-4 mt-8 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0"
-        >
+        {
+          /* Phones: a select (19 chips would fill the first screen, or hide most of themselves in a sideways
+            row; issue 24, item 6); wider, the filters are links that wrap. */
+        }
+        <div className="mt-8 sm:hidden">
+          <label htmlFor="article-category" className="text-sm font-medium text-slate-700">Category</label>
+          <select
+            id="article-category"
+            data-testid="article-category-select"
+            className="mt-1 h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-base focus-visible:outline-2 focus-visible:outline-brand-600"
+            value={category}
+            onChange={(e) => navigate(categoryHref(e.target.value))}
+          >
+            {CATEGORY_FILTERS.map((c) => <option key={c} value={c}>{c === "All" ? "All categories" : c}</option>)}
+          </select>
+        </div>
+        <nav aria-label="Categories" data-testid="article-filters" className="mt-8 hidden flex-wrap gap-2 sm:flex">
           {CATEGORY_FILTERS.map((c) => (
             <Link
               key={c}
               href={categoryHref(c)}
               aria-current={c === category ? "true" : undefined}
               className={cn(
-                "shrink-0 whitespace-nowrap rounded-full border px-3 py-1.5 text-sm font-medium transition-colors",
+                "whitespace-nowrap rounded-full border px-3 py-1.5 text-sm font-medium transition-colors",
                 c === category
                   ? "border-brand-600 bg-brand-600 text-white"
                   : "border-slate-300 bg-white text-slate-700 hover:border-brand-600 hover:text-brand-700",

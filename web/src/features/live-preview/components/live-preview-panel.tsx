@@ -9,7 +9,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import { isPremium } from "../../../../../contract/accounts.ts";
-import { type Job, qualityLabel, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { shownScore } from "../../../../../contract/score-words.ts";
 import {
@@ -152,7 +152,7 @@ export function LivePreviewPanel(
         {onClose && <Button size="sm" variant="ghost" onClick={onClose}>Close</Button>}
       </div>
       <p className="text-xs text-slate-500">
-        Encoded in your browser at 1:1 (drag to move): nothing is uploaded and no quota is used until you apply.
+        Encoded in your browser at 1:1 (drag to move): nothing is sent to the server until you apply.
       </p>
       <div
         ref={viewRef}
@@ -217,7 +217,8 @@ export function LivePreviewPanel(
         <div className="space-y-1">
           <div className="flex items-baseline justify-between">
             <label htmlFor={`${ids}-quality`} className="text-sm font-medium text-slate-700">Quality</label>
-            <span className="text-sm tabular-nums">{settings.quality} · {qualityLabel(settings.quality)}</span>
+            {/* The number alone: the setting's spec words ("60 · Fair") beside the predicted score's word read as one scale. */}
+            <span className="text-sm tabular-nums">{settings.quality}</span>
           </div>
           <input
             id={`${ids}-quality`}
