@@ -13,7 +13,7 @@ import { fixture, signUpAndOpen, upload, type UploadFile, waitForCompleted } fro
 import { startServer } from "../tests/setup/server-process.ts";
 
 const OUT = new URL("../docs/screenshots/", import.meta.url);
-const CORPUS = new URL("../.corpus/corpus/A/", import.meta.url);
+const CORPUS = new URL("../.corpus/A/", import.meta.url);
 
 function photos(): UploadFile[] {
   try {
