@@ -3,7 +3,8 @@
  * its Live preview opened, and the Quality slider moved; for each change this times, inside the page, from the
  * input event to (a) the re-encoded 1:1 crop decoded on screen and (b) the full-size "Predicted size" and
  * "Predicted score" shown. Targets: crop ≤ 300 ms, full ≤ 1.5 s for a ~12 MP photo.
- * `deno run -A bench/live-preview.ts` (needs .corpus/A and Chromium; `deno task build` first).
+ * Part of `deno task bench` (last); alone: `deno run -A bench/live-preview.ts` (needs .corpus/A and Chromium;
+ * `deno task build` first).
  */
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
@@ -144,7 +145,8 @@ async function series(page: Page, tag: string, title: string): Promise<void> {
   figure(`live_preview_full_ms_max_${tag}`, Math.round(Math.max(...timings.map((t) => t.fullMs))), "ms");
 }
 
-if (import.meta.main) {
+/** The three photos on one server and one page, 1280×900. */
+export async function livePreviewBench(): Promise<void> {
   const photos: [string, Uint8Array][] = [
     ["A20-Elephants-8MP.jpg", await Deno.readFile(new URL("A20-mate-Elephants-3840.jpg", CORPUS))],
     ["A19-Kleiber-12MP-crop.jpg", await twelveMegapixels()],
@@ -162,3 +164,5 @@ if (import.meta.main) {
     await server.stop();
   }
 }
+
+if (import.meta.main) await livePreviewBench();

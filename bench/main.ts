@@ -18,6 +18,7 @@ import { fixedPathVsNative } from "./native.ts";
 import { instancesBench } from "./instances.ts";
 import { apiVsWeb } from "./api.ts";
 import { cliThroughput } from "./cli.ts";
+import { livePreviewBench } from "./live-preview.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -100,3 +101,6 @@ await instancesBench(corpus);
 // The developer API (issue 23): per-image time against the web path, and the CLI with --concurrency 1 vs 4.
 await apiVsWeb(corpus, WORKERS);
 await cliThroughput(corpus, WORKERS);
+
+// The Live preview in Chromium (issue 24): a Quality change to the crop on screen and to the full-size figures.
+await livePreviewBench();

@@ -110,6 +110,9 @@ export function dragFiles(
 /** Opens the full settings panel from the one-line summary. */
 export async function openSettings(page: Page): Promise<void> {
   const change = page.getByRole("button", { name: "Change", exact: true });
-  if (await change.count()) await change.click();
-  await page.getByTestId("settings-panel").waitFor();
+  const panel = page.getByTestId("settings-panel");
+  // Whichever shows first once the saved settings have loaded (counting at once raced that load).
+  await change.or(panel).first().waitFor();
+  if (await change.isVisible()) await change.click();
+  await panel.waitFor();
 }
