@@ -78,12 +78,8 @@ export const SUB_SCORE_ERROR_SCALE: Readonly<Record<"color" | "grayscale", Reado
   grayscale: { sharpness: 13.97, artifacts: 60.07, colorAccuracy: 4.63 },
 };
 
-/** The sub-score on SSIMULACRA 2's scale (see SUB_SCORE_ERROR_SCALE). */
-export const subScore = (terms: QualityTerms, kind: SubScore, grayscale = false): number =>
-  subScores(terms, grayscale)[kind];
-
 /**
- * The three sub-scores of one comparison. Calibrated (SUB_SCORE_ERROR_SCALE), they agree with the overall
+ * The three sub-scores of one comparison, on SSIMULACRA 2's scale. Calibrated (SUB_SCORE_ERROR_SCALE), they agree with the overall
  * score's word on 1149 of the corpus's 1151 results; on a photo whose faults are spread unusually evenly
  * all three can still sit two words from the overall's. Then all three errors are scaled by one common
  * factor, the smallest that brings the nearest within one word (as shown, rounded or not): their order and
