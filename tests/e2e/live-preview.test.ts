@@ -106,6 +106,44 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
     },
   );
 
+  await step("Premium: an Auto target is predicted by the job's own search, and Apply gets that result", async () => {
+    const page = await newPage();
+    await signUpAndOpen(page, "autotuner");
+    await page.goto("/subscribe");
+    await page.getByRole("button", { name: "Subscribe Now" }).click();
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL((u) => u.pathname === "/");
+    const bytes = await bigPhotoBytes();
+    await upload(page, [{ name: "auto.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytes) }]);
+    await waitForCompleted(page, 1);
+    const [job] = await serverJobs(page);
+    await page.getByRole("button", { name: "Live preview auto.jpg" }).click();
+    const panel = page.getByTestId("live-preview");
+    const first = await prediction(page);
+    await panel.getByRole("radio", { name: "Auto" }).check();
+    assert.equal(await panel.getByLabel("Quality", { exact: true }).isDisabled(), true, "a target sets the quality");
+    const auto = await prediction(page, first.gen);
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/${job!.id}/recompress`)),
+      panel.getByRole("button", { name: "Apply to this photo" }).click(),
+    ]);
+    assert.deepEqual(request.postDataJSON(), { settings: { ...job!.settings, target: { kind: "auto" } } });
+    let made: Job | undefined;
+    for (let i = 0; i < 600 && !made; i++) {
+      made = (await serverJobs(page)).find((j) =>
+        j.sourceJobId === job!.id && j.status === "completed" && !j.scorePending && j.scores !== null
+      );
+      if (!made) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(made, "the re-compression completed");
+    const sizeError = Math.abs(auto.bytes - made.compressedSize!) / made.compressedSize!;
+    assert.ok(sizeError <= 0.01, `predicted ${auto.bytes} B, the server made ${made.compressedSize} B`);
+    const serverScore = made.scores!.ssimulacra2 ?? made.scores!.score;
+    assert.ok(Math.abs(auto.score - serverScore) <= 0.5, `predicted ${auto.score}, the server measured ${serverScore}`);
+    assert.ok(auto.score >= 80, `Auto aims at 80 or more (${auto.score})`);
+    await page.context().close();
+  });
+
   await step("Compare has the Live preview too, on the same photo's original", async () => {
     const page = await newPage();
     await signUpAndOpen(page, "comparer");
