@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eSuite } from "./harness.ts";
+import { collectErrors, e2eSuite } from "./harness.ts";
 
 async function signUpThroughUi(
   page: Page,
@@ -23,8 +23,7 @@ e2eSuite("auth flows in the browser", async ({ newPage, step }) => {
     async () => {
       const page = await newPage();
       // A visitor's console stays clean: signed out is not a failed request (GET /api/user answers null).
-      const consoleErrors: string[] = [];
-      page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+      const consoleErrors = collectErrors(page);
       await signUpThroughUi(page, "ada", { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
       await page.waitForURL((u) => u.pathname === "/");
       assert.equal(await page.getByTestId("display-name").textContent(), "Ada Lovelace");

@@ -2,19 +2,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { API_KEY_PREFIX, V1, V1_HEADERS } from "../../contract/api-keys.ts";
 import { paths } from "../../contract/routes.ts";
-import { e2eSuite } from "./harness.ts";
+import { collectErrors, e2eSuite } from "./harness.ts";
 
 const JPEG = Deno.readFileSync(new URL("../fixtures/base.jpg", import.meta.url));
-
-/** Console errors and uncaught exceptions of a page (hydration mismatches, CSP violations). */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(msg.text());
-  });
-  page.on("pageerror", (err) => errors.push(err.message));
-  return errors;
-}
 
 /** POST /api/v1/compress with `key` from the page's context (which also holds the session cookie). */
 function compressWith(page: Page, key: string) {

@@ -73,3 +73,13 @@ export function e2eSuite(name: string, fn: (ctx: E2eContext) => Promise<void>, e
     },
   });
 }
+
+/** Console errors and uncaught exceptions of a page (hydration mismatches, CSP violations, failed requests). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(err.message));
+  return errors;
+}

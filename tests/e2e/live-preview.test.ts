@@ -31,6 +31,29 @@ async function prediction(page: Page, afterGen = 0): Promise<{ gen: number; byte
   };
 }
 
+/**
+ * The re-compression of `sourceId` once completed and scored, asserted to match the prediction: size within
+ * 1%, score within 0.5.
+ */
+async function matchesServer(page: Page, sourceId: string, predicted: { bytes: number; score: number }) {
+  let made: Job | undefined;
+  for (let i = 0; i < 600 && !made; i++) {
+    made = (await serverJobs(page)).find((j) =>
+      j.sourceJobId === sourceId && j.status === "completed" && !j.scorePending && j.scores !== null
+    );
+    if (!made) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(made, "the re-compression completed");
+  const sizeError = Math.abs(predicted.bytes - made.compressedSize!) / made.compressedSize!;
+  assert.ok(sizeError <= 0.01, `predicted ${predicted.bytes} B, the server made ${made.compressedSize} B`);
+  const serverScore = made.scores!.ssimulacra2 ?? made.scores!.score;
+  assert.ok(
+    Math.abs(predicted.score - serverScore) <= 0.5,
+    `predicted score ${predicted.score}, the server measured ${serverScore}`,
+  );
+  return made;
+}
+
 e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, step }) => {
   await step(
     "tuning re-encodes in the browser, predicts the server's size and score, and applies those settings",
@@ -85,22 +108,8 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
       assert.deepEqual(request.postDataJSON(), { settings: expected });
 
       // The server's result for those settings: the prediction within 1% of its size and 0.5 of its score.
-      let made: Job | undefined;
-      for (let i = 0; i < 600 && !made; i++) {
-        made = (await serverJobs(page)).find((j) =>
-          j.sourceJobId === job.id && j.status === "completed" && !j.scorePending && j.scores !== null
-        );
-        if (!made) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.ok(made, "the re-compression completed");
+      const made = await matchesServer(page, job.id, chroma);
       assert.deepEqual(made.settings, expected);
-      const sizeError = Math.abs(chroma.bytes - made.compressedSize!) / made.compressedSize!;
-      assert.ok(sizeError <= 0.01, `predicted ${chroma.bytes} B, the server made ${made.compressedSize} B`);
-      const serverScore = made.scores!.ssimulacra2 ?? made.scores!.score;
-      assert.ok(
-        Math.abs(chroma.score - serverScore) <= 0.5,
-        `predicted score ${chroma.score}, the server measured ${serverScore}`,
-      );
       assert.deepEqual(errors, []);
       await page.context().close();
     },
@@ -128,18 +137,7 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
       panel.getByRole("button", { name: "Apply to this photo" }).click(),
     ]);
     assert.deepEqual(request.postDataJSON(), { settings: { ...job!.settings, target: { kind: "auto" } } });
-    let made: Job | undefined;
-    for (let i = 0; i < 600 && !made; i++) {
-      made = (await serverJobs(page)).find((j) =>
-        j.sourceJobId === job!.id && j.status === "completed" && !j.scorePending && j.scores !== null
-      );
-      if (!made) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(made, "the re-compression completed");
-    const sizeError = Math.abs(auto.bytes - made.compressedSize!) / made.compressedSize!;
-    assert.ok(sizeError <= 0.01, `predicted ${auto.bytes} B, the server made ${made.compressedSize} B`);
-    const serverScore = made.scores!.ssimulacra2 ?? made.scores!.score;
-    assert.ok(Math.abs(auto.score - serverScore) <= 0.5, `predicted ${auto.score}, the server measured ${serverScore}`);
+    await matchesServer(page, job!.id, auto);
     assert.ok(auto.score >= 80, `Auto aims at 80 or more (${auto.score})`);
     await page.context().close();
   });

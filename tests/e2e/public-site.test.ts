@@ -1,22 +1,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eSuite } from "./harness.ts";
+import { collectErrors, e2eSuite } from "./harness.ts";
 import { STORE_STATEMENTS } from "../../contract/storage.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
-
-/**
- * Console errors and uncaught exceptions of a page: hydration mismatches, CSP violations, and the
- * 401 a visitor would get from GET /api/user if a prerendered page asked it.
- */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(msg.text());
-  });
-  page.on("pageerror", (err) => errors.push(err.message));
-  return errors;
-}
 
 /** Waits until React has hydrated the prerendered page (our pages set document.title in an effect). */
 async function hydrated(page: Page) {

@@ -16,6 +16,7 @@ import {
   fixture,
   makePremium,
   ORIGIN,
+  peerInstance,
   signUp,
   type TestApp,
   upload,
@@ -24,7 +25,6 @@ import {
 import { bearer, createKey, v1Compress, v1Get } from "../setup/api-keys.ts";
 import { HELD_SCORES, HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { waitFor } from "../setup/wait-for.ts";
-import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { END_FALLBACK_MS } from "../../server/services/compression/queries.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
@@ -238,17 +238,7 @@ Deno.test("on a shared queue the job may run on another instance: the waiting re
   // The instance the request reaches serves HTTP only (WORKERS=0); another one with workers runs the job.
   const t = await createTestApp({ compressor: noCompressor(), store, sharedQueue: true, apiRateLimit: UNLIMITED });
   const held = new HeldCompressor(1);
-  const other = new CompressionService({
-    db: t.db,
-    compressor: held,
-    store,
-    maxStoreBytes: 64 * MB,
-    resultTtlMs: 3_600_000,
-    sharedDatabase: true,
-    sharedQueue: true,
-    pollMs: 20,
-  });
-  other.startLeaseTimers();
+  const other = peerInstance(t, held, store);
   try {
     const { cookie } = await signUp(t);
     const { key } = await createKey(t, cookie);

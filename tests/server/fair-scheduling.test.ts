@@ -5,7 +5,7 @@
  * uploaded last starts next; a paused batch is skipped.
  */
 import assert from "node:assert/strict";
-import { createTestApp, makePremium, signUp, type TestApp, upload } from "../setup/app-harness.ts";
+import { createTestApp, makePremium, peerInstance, signUp, type TestApp, upload } from "../setup/app-harness.ts";
 import { type HeldCall, HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
@@ -149,20 +149,7 @@ Deno.test("two instances on one shared queue: the same order", async () => {
   const store = new MemoryStore(); // shared by every instance, as S3 would be
   const t = await createTestApp({ compressor: noCompressor(), store, sharedQueue: true });
   const held = [new HeldCompressor(1), new HeldCompressor(1)];
-  const instances = held.map((compressor) => {
-    const s = new CompressionService({
-      db: t.db,
-      compressor,
-      store,
-      maxStoreBytes: 64 * 1024 * 1024,
-      resultTtlMs: 3_600_000,
-      sharedDatabase: true,
-      sharedQueue: true,
-      pollMs: 20,
-    });
-    s.startLeaseTimers();
-    return s;
-  });
+  const instances = held.map((compressor) => peerInstance(t, compressor, store));
   try {
     await scenario(t, held, inWorkOnSharedQueue(t, instances));
   } finally {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { createTestApp, makePremium, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
+import { createTestApp, makePremium, peerInstance, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { CompressionService } from "../../server/services/compression/compression-service.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
@@ -29,20 +29,8 @@ async function cluster(now: () => number) {
   const t = await createTestApp({ compressor: noCompressor(), store, now, sharedQueue: true, leaseMs: LEASE });
   const instances: CompressionService[] = [];
   const worker = (compressor: Compressor) => {
-    const s = new CompressionService({
-      db: t.db,
-      compressor,
-      store,
-      maxStoreBytes: 64 * 1024 * 1024,
-      resultTtlMs: 3_600_000,
-      now,
-      sharedDatabase: true,
-      sharedQueue: true,
-      leaseMs: LEASE,
-      pollMs: POLL_MS,
-    });
+    const s = peerInstance(t, compressor, store, { now, leaseMs: LEASE, pollMs: POLL_MS });
     instances.push(s);
-    s.startLeaseTimers();
     return s;
   };
   const close = async () => {

@@ -4,7 +4,10 @@ import { createDb } from "../../db/client.ts";
 import { LoginThrottle } from "../../server/services/login-throttle.ts";
 import { RegistrationLimit } from "../../server/services/registration-limit.ts";
 import { type ByteStore, MemoryStore } from "../../server/store/mod.ts";
-import { CompressionService } from "../../server/services/compression/compression-service.ts";
+import {
+  CompressionService,
+  type CompressionServiceOptions,
+} from "../../server/services/compression/compression-service.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
 import { createCodecCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { LocalTestBilling } from "../../server/services/billing/local-test-billing.ts";
@@ -92,6 +95,31 @@ export async function createTestApp(options: TestAppOptions = {}) {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * Another instance of the service on the test app's database and a shared byte store, pulling from the shared
+ * queue (as a second server process would), its lease timers started.
+ */
+export function peerInstance(
+  t: TestApp,
+  compressor: Compressor,
+  store: ByteStore,
+  options: Partial<CompressionServiceOptions> = {},
+): CompressionService {
+  const s = new CompressionService({
+    db: t.db,
+    compressor,
+    store,
+    maxStoreBytes: 64 * 1024 * 1024,
+    resultTtlMs: 3_600_000,
+    sharedDatabase: true,
+    sharedQueue: true,
+    pollMs: 20,
+    ...options,
+  });
+  s.startLeaseTimers();
+  return s;
+}
 
 export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) };
