@@ -14,6 +14,7 @@ import {
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../contract/settings.ts";
+import { DEFAULT_TIMEOUT_SECONDS } from "./client.ts";
 
 /** A failure the CLI reports in one line and ends with `exitCode`. */
 export class CliError extends Error {
@@ -34,6 +35,8 @@ export class UsageError extends CliError {
 export const DEFAULT_URL = "http://localhost:8000";
 export const DEFAULT_CONCURRENCY = 2;
 export const CONCURRENCY_RANGE = { min: 1, max: 8 } as const;
+/** --timeout in seconds: an hour at most, so a typo cannot hang a run for days. */
+export const TIMEOUT_RANGE = { min: 1, max: 3600 } as const;
 export const ENV_KEY = "SQUEEZE_API_KEY";
 export const ENV_URL = "SQUEEZE_API_URL";
 
@@ -50,6 +53,8 @@ Options:
   --format F          ${OUTPUT_FORMATS.join(" | ")}
   --encoder E         ${ENCODERS.join(" | ")}
   --concurrency N     files in flight, ${CONCURRENCY_RANGE.min}-${CONCURRENCY_RANGE.max} (default ${DEFAULT_CONCURRENCY})
+  --timeout SECONDS   give a file up when no bytes move either way for this long,
+                      ${TIMEOUT_RANGE.min}-${TIMEOUT_RANGE.max} (default ${DEFAULT_TIMEOUT_SECONDS})
   --json              one JSON object per file and a summary on stdout
   --key KEY           API key (default: $${ENV_KEY})
   --url URL           server (default: $${ENV_URL} or ${DEFAULT_URL})
@@ -61,7 +66,8 @@ export const SHORT_USAGE =
   `Usage: squeeze compress PATH... (--out DIR | --in-place) [--quality N] [--target auto|size:KB|score:S]
          [--format ${OUTPUT_FORMATS.join("|")}] [--encoder ${
     ENCODERS.join("|")
-  }] [--json] [--concurrency N] [--key KEY] [--url URL]
+  }] [--json] [--concurrency N] [--timeout SECONDS]
+         [--key KEY] [--url URL]
 Run with --help for more.
 `;
 
@@ -77,6 +83,8 @@ export interface CompressOptions {
   encoder?: Encoder;
   json: boolean;
   concurrency: number;
+  /** Seconds without a byte either way before a file is given up. */
+  timeout: number;
   key: string;
   /** The server's base URL, without a trailing slash. */
   url: string;
@@ -93,6 +101,7 @@ const FLAGS = {
   encoder: { type: "string" },
   json: { type: "boolean" },
   concurrency: { type: "string" },
+  timeout: { type: "string" },
   key: { type: "string" },
   url: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -135,6 +144,9 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const concurrency = values.concurrency === undefined
     ? DEFAULT_CONCURRENCY
     : wholeNumber("--concurrency", values.concurrency, CONCURRENCY_RANGE);
+  const timeout = values.timeout === undefined
+    ? DEFAULT_TIMEOUT_SECONDS
+    : wholeNumber("--timeout", values.timeout, TIMEOUT_RANGE);
 
   const key = (values.key ?? env[ENV_KEY] ?? "").trim();
   if (!key) throw new UsageError(`No API key: set ${ENV_KEY} or pass --key (create one on the Developers page)`);
@@ -155,6 +167,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       encoder,
       json: values.json ?? false,
       concurrency,
+      timeout,
       key,
       url,
     },

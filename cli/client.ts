@@ -1,10 +1,11 @@
 /**
  * One `POST /api/v1/compress` of one file, with its retries: 429 and 503 again after their
  * Retry-After (capped), a network error again after a short backoff. The file is streamed from disk
- * on every attempt, never held in memory.
+ * on every attempt, never held in memory. Each attempt is given up when no bytes move for the timeout.
  */
 import { basename } from "node:path";
 import { API_KEY_DISPLAY_LENGTH, V1 } from "../contract/api-keys.ts";
+import { IdleTimeout } from "./idle-timeout.ts";
 
 /** An answer every other file would get too: the run stops at once. */
 export class RunStoppedError extends Error {}
@@ -41,6 +42,20 @@ export class FileFailedError extends Error {
   }
 }
 
+/**
+ * No bytes moved for the timeout. Not retried: the server may have the file and be working on it (its job
+ * runs on, and counts, whether or not anyone waits), so another attempt could compress and charge it twice.
+ */
+export class TimedOutError extends FileFailedError {
+  constructor(seconds: number) {
+    super(`The server sent nothing for ${seconds} s (--timeout ${seconds}; raise it to wait longer)`);
+    this.name = "TimedOutError";
+  }
+}
+
+/** The default --timeout: above the minute the server may spend on one photo before it answers a byte. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
 export interface RetryPolicy {
   /** Further attempts after a 429 or 503. */
   busyRetries: number;
@@ -75,6 +90,8 @@ export interface CompressClient {
   key: string;
   query: URLSearchParams;
   retry?: Partial<RetryPolicy>;
+  /** An attempt is given up when no bytes move for this long (default DEFAULT_TIMEOUT_SECONDS). */
+  timeoutSeconds?: number;
   signal?: AbortSignal;
   onRetry?: (notice: RetryNotice) => void;
 }
@@ -89,18 +106,27 @@ export function compressUrl(client: Pick<CompressClient, "url" | "query">): stri
 export const keyHint = (key: string): string => `${key.slice(0, API_KEY_DISPLAY_LENGTH)}…`;
 
 /**
- * Sends `path`; resolves to the 200 response (its body unread: the caller streams it to disk).
- * Throws a RunStoppedError (401, 403, unreachable) or FileFailedError; an abort rejects with the signal's reason.
+ * Sends `path`; resolves to the 200 response (its body unread: the caller verifies it and streams it to disk,
+ * still under the timeout, which ends with the body). Throws a RunStoppedError (401, 403, unreachable) or
+ * FileFailedError (a TimedOutError when no bytes moved for the timeout); an abort rejects with the signal's reason.
  */
 export async function postImage(path: string, client: CompressClient): Promise<Response> {
   const policy = { ...DEFAULT_RETRY, ...client.retry };
   const url = compressUrl(client);
+  const seconds = client.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   let busy = 0;
   let network = 0;
   for (let attempt = 1;; attempt++) {
     client.signal?.throwIfAborted();
     let res: Response;
-    const file = await Deno.open(path, { read: true });
+    const idle = new IdleTimeout(seconds * 1000, () => new TimedOutError(seconds), client.signal);
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path, { read: true });
+    } catch (err) {
+      idle.stop();
+      throw err;
+    }
     try {
       res = await fetch(url, {
         method: "POST",
@@ -110,11 +136,14 @@ export async function postImage(path: string, client: CompressClient): Promise<R
           // The server names the job (and its errors) after the file.
           "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(basename(path))}`,
         },
-        body: file.readable,
-        signal: client.signal,
+        // Each chunk the request takes from the file is bytes moving.
+        body: idle.watch(file.readable),
+        signal: idle.signal,
       });
     } catch (err) {
+      idle.stop();
       if (client.signal?.aborted) throw client.signal.reason;
+      if (idle.expired) throw new TimedOutError(seconds);
       const detail = networkDetail(err);
       if (network >= policy.networkRetries) {
         if (isConnectFailure(err)) throw new UnreachableError(`Cannot reach ${client.url}: ${detail}`);
@@ -130,9 +159,12 @@ export async function postImage(path: string, client: CompressClient): Promise<R
         file.close();
       } catch { /* already closed */ }
     }
-    if (res.status === 200) return res;
+    if (res.status === 200) {
+      const body = idle.watch(res.body ?? new Response(new Uint8Array()).body!, { stopAtEnd: true });
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
 
-    const message = await errorMessage(res);
+    const message = await errorMessage(res).finally(() => idle.stop());
     if (res.status === 401) {
       throw new KeyRefusedError(`The API key was refused (401): ${message} (key ${keyHint(client.key)})`);
     }
@@ -153,14 +185,42 @@ export async function postImage(path: string, client: CompressClient): Promise<R
   }
 }
 
+/** The most of an error answer read: enough for any `{ "error": … }`, and a huge one is not held in memory. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 /** The server's `{ "error": … }`, or the start of whatever else it answered. */
 async function errorMessage(res: Response): Promise<string> {
-  const text = await res.text().catch(() => "");
+  const text = await readStart(res.body, ERROR_BODY_BYTES).catch(() => "");
   try {
     const body = JSON.parse(text);
     if (body && typeof body.error === "string") return body.error;
   } catch { /* not JSON */ }
   return text.trim().slice(0, 200) || res.statusText || `HTTP ${res.status}`;
+}
+
+/** Up to `max` bytes of `body` as text; the rest is not read. */
+async function readStart(body: ReadableStream<Uint8Array> | null, max: number): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, max));
 }
 
 /** Retry-After in seconds: a number of seconds or an HTTP date; null when absent or unreadable. */

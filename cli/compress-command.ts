@@ -1,14 +1,25 @@
 /**
- * `compress`: plans the files, sends them `concurrency` at a time, streams each result to a temporary
- * file beside its output and renames it into place (so an interrupted run never leaves half a file,
- * nor a half-replaced original with --in-place), and reports. A refused key (401), a refused request
- * (403) or an unreachable server stops the run at once; any other failure is that file's, and the run goes on.
+ * `compress`: plans the files, sends them `concurrency` at a time, checks each answer is the result asked
+ * for, streams it to a temporary file beside its output and renames it into place (so an interrupted run
+ * never leaves half a file, nor a half-replaced original with --in-place), and reports. A refused key (401),
+ * a refused request (403) or an unreachable server stops the run at once; any other failure is that file's,
+ * and the run goes on.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { V1_HEADERS } from "../contract/api-keys.ts";
+import type { OutputFormat } from "../contract/settings.ts";
 import { type CompressOptions, settingsQuery } from "./args.ts";
-import { type CompressClient, postImage, type RetryPolicy, RunStoppedError } from "./client.ts";
+import {
+  type CompressClient,
+  FileFailedError,
+  postImage,
+  type RetryPolicy,
+  RunStoppedError,
+  TimedOutError,
+} from "./client.ts";
+import { checkWritable, writeAtomically } from "./output-file.ts";
 import { type FileResult, Reporter, type Totals, type Write } from "./report.ts";
+import { expectedResult, UnverifiedAnswerError, verifiedBody } from "./verify-result.ts";
 import { planFiles, type PlannedFile } from "./walk.ts";
 
 export interface CommandIO {
@@ -42,6 +53,7 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
     key: options.key,
     query: settingsQuery(options),
     retry: io.retry,
+    timeoutSeconds: options.timeout,
     signal,
   };
   const totals: Totals = { files: files.length, succeeded: 0, failed: 0, originalSize: 0, compressedSize: 0 };
@@ -50,7 +62,7 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
   const lane = async () => {
     while (next < files.length && !signal.aborted) {
       const file = files[next++]!;
-      const result = await compressOne(file, {
+      const result = await compressOne(file, options, {
         ...client,
         onRetry: (n) => reporter.note(`${file.input}: ${n.reason}; trying again in ${Math.ceil(n.waitMs / 1000)} s`),
       }).catch((err) => {
@@ -75,65 +87,54 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, files.length) }, lane));
 
-  if (!totals.error && io.signal?.aborted) totals.error = "Interrupted";
+  if (!totals.error && io.signal?.aborted) {
+    totals.error = io.signal.reason instanceof Error ? io.signal.reason.message : "Interrupted";
+  }
   reporter.end(totals);
   return totals.error || totals.failed > 0 ? 1 : 0;
 }
 
-/** Sends one file and writes its result; resolves to its line's data. */
-async function compressOne(file: PlannedFile, client: CompressClient): Promise<FileResult> {
-  const res = await postImage(file.input, client);
-  const h = res.headers;
-  const written = await writeAtomically(file.output, res.body, client.signal);
-  return {
-    path: file.input,
-    output: file.output,
-    originalSize: numberHeader(h.get(V1_HEADERS.originalSize)) ?? file.size,
-    compressedSize: written,
-    width: numberHeader(h.get(V1_HEADERS.width)),
-    height: numberHeader(h.get(V1_HEADERS.height)),
-    score: numberHeader(h.get(V1_HEADERS.score)),
-    jobId: h.get(V1_HEADERS.jobId),
-  };
+/** Sends one file and writes its result once verified; resolves to its line's data. */
+async function compressOne(
+  file: PlannedFile,
+  run: { format?: OutputFormat; inPlace: boolean },
+  client: CompressClient,
+): Promise<FileResult> {
+  // Before the server sees (and counts) the file: a result that cannot be written would be paid for and lost.
+  await checkWritable(file.output).catch((err) => {
+    throw new FileFailedError(`Cannot write in ${dirname(file.output)}: ${(err as Error).message}; it was not sent`);
+  });
+  let body: ReadableStream<Uint8Array> | null = null;
+  try {
+    const res = await postImage(file.input, client);
+    body = res.body!;
+    const expected = expectedResult(res.headers, run.format);
+    body = verifiedBody(body, expected);
+    const written = await writeAtomically(file.output, body, client.signal);
+    const h = res.headers;
+    return {
+      path: file.input,
+      output: file.output,
+      originalSize: numberHeader(h.get(V1_HEADERS.originalSize)) ?? file.size,
+      compressedSize: written,
+      width: numberHeader(h.get(V1_HEADERS.width)),
+      height: numberHeader(h.get(V1_HEADERS.height)),
+      score: numberHeader(h.get(V1_HEADERS.score)),
+      jobId: expected.jobId,
+    };
+  } catch (err) {
+    // Unread or half read: let the connection (and the request's timeout) go.
+    await body?.cancel().catch(() => {});
+    if (err instanceof UnverifiedAnswerError || err instanceof TimedOutError) {
+      const kept = run.inPlace ? `'${basename(file.input)}' was left untouched` : "nothing was written";
+      throw new FileFailedError(`${err.message}; ${kept}`);
+    }
+    throw err;
+  }
 }
 
 function numberHeader(value: string | null): number | null {
   if (value === null || value.trim() === "") return null;
   const n = Number(value);
   return Number.isFinite(n) ? n : null;
-}
-
-/**
- * Streams `body` to a temporary file in `output`'s folder, then renames it over `output`: a reader never
- * sees half a result, and a failed or stopped write leaves whatever was there before. Resolves to the bytes written.
- */
-export async function writeAtomically(
-  output: string,
-  body: ReadableStream<Uint8Array> | null,
-  signal?: AbortSignal,
-): Promise<number> {
-  const dir = dirname(output);
-  await Deno.mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(output)}.${crypto.randomUUID().slice(0, 8)}.part`);
-  let bytes = 0;
-  try {
-    const file = await Deno.open(temp, { write: true, createNew: true });
-    const count = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        bytes += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
-    await (body ?? new Response("").body!).pipeThrough(count).pipeTo(file.writable, { signal });
-    if (bytes === 0) throw new Error("The server answered an empty result");
-    // A file replaced (--in-place, or a result from an earlier run) keeps its permissions.
-    const mode = await Deno.stat(output).then((info) => info.mode, () => null);
-    if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
-    await Deno.rename(temp, output);
-    return bytes;
-  } catch (err) {
-    await Deno.remove(temp).catch(() => {});
-    if (signal?.aborted) throw signal.reason;
-    throw new Error(`Cannot write ${output}: ${(err as Error).message}`);
-  }
 }

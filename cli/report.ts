@@ -3,6 +3,7 @@
  * with --json) on stdout, and a progress bar on stderr when stderr is a terminal.
  */
 import { formatBytes } from "../contract/format-bytes.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 export interface FileDone {
   path: string;
@@ -47,11 +48,14 @@ export function formatChange(originalSize: number, compressedSize: number): stri
   return pct === 0 ? "0%" : `${pct > 0 ? "+" : "-"}${Math.abs(pct)}%`;
 }
 
-/** `name  1.20 MB → 340 KB  -72%  score 81.3` (the score only when the server measured one). */
+/**
+ * `name  1.20 MB → 340 KB  -72%  score 81.3` (the score only when the server measured one); the name and an
+ * error (which may quote the server) with their control characters escaped, so a line stays one line.
+ */
 export function fileLine(r: FileResult): string {
-  if (failed(r)) return `${r.path}  failed: ${r.error}`;
+  if (failed(r)) return `${escapeControls(r.path)}  failed: ${escapeControls(r.error)}`;
   const score = r.score === null ? "" : `  score ${r.score.toFixed(1)}`;
-  return `${r.path}  ${formatBytes(r.originalSize)} → ${formatBytes(r.compressedSize)}  ` +
+  return `${escapeControls(r.path)}  ${formatBytes(r.originalSize)} → ${formatBytes(r.compressedSize)}  ` +
     `${formatChange(r.originalSize, r.compressedSize)}${score}`;
 }
 
@@ -143,10 +147,10 @@ export class Reporter {
     this.#draw();
   }
 
-  /** A note for the person watching (a retry), on stderr. */
+  /** A note for the person watching (a retry, naming the file and quoting the server), on stderr. */
   note(text: string): void {
     this.#clear();
-    this.#o.stderr(`${text}\n`);
+    this.#o.stderr(`${escapeControls(text)}\n`);
     this.#draw();
   }
 
@@ -154,7 +158,7 @@ export class Reporter {
   end(t: Totals): void {
     this.#clear();
     this.#o.stdout(`${this.#o.json ? summaryJson(t) : totalsLine(t)}\n`);
-    if (t.error) this.#o.stderr(`${t.error}\n`);
+    if (t.error) this.#o.stderr(`${escapeControls(t.error)}\n`);
     else if (t.failed > 0) this.#o.stderr(`${t.failed} of ${t.files} ${t.files === 1 ? "file" : "files"} failed\n`);
   }
 

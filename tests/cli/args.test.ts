@@ -91,6 +91,11 @@ Deno.test("args: settings are checked against the contract's names and ranges", 
   refused([...base, "--concurrency", "0"], /--concurrency must be a whole number from 1 to 8/);
   refused([...base, "--concurrency", "9"], /--concurrency/);
   assert.equal(options([...base, "--concurrency", "1"]).concurrency, 1);
+  assert.equal(options(base).timeout, 120, "the default --timeout");
+  assert.equal(options([...base, "--timeout", "5"]).timeout, 5);
+  for (const t of ["0", "3601", "1.5", "soon"]) {
+    refused([...base, "--timeout", t], /--timeout must be a whole number from 1 to 3600/);
+  }
 });
 
 Deno.test("args: targets as the server reads them", () => {

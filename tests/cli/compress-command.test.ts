@@ -1,28 +1,10 @@
 /** The whole command in process against a fake API: layout, concurrency, failures, a refused key, --in-place. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { main } from "../../cli/main.ts";
+import { V1_HEADERS } from "../../contract/api-keys.ts";
 import { freePort } from "../setup/server-process.ts";
-import { compressed, fakeJpeg, KEY, startFakeApi } from "./fake-api.ts";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(argv: string[], env: Record<string, string> = { SQUEEZE_API_KEY: KEY }): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env,
-    progress: false,
-    retry: { backoffMs: 10 },
-  });
-  return { code, stdout, stderr };
-}
+import { compressed, fakeJpeg, startFakeApi } from "./fake-api.ts";
+import { filesUnder, run, withDir } from "./in-process.ts";
 
 /** `count` fake JPEGs under dir/in, spread over sub-folders, each of a different size. */
 async function makeInputs(dir: string, count: number): Promise<string[]> {
@@ -34,25 +16,6 @@ async function makeInputs(dir: string, count: number): Promise<string[]> {
     names.push(rel);
   }
   return names;
-}
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "cli-cmd-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function filesUnder(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(join(dir, rel))) {
-    const path = rel ? join(rel, e.name) : e.name;
-    if (e.isDirectory) out.push(...await filesUnder(dir, path));
-    else out.push(path);
-  }
-  return out.sort();
 }
 
 Deno.test("compress: every file sent at most --concurrency at a time, results in the same layout, --json lines", async () => {
@@ -216,7 +179,8 @@ Deno.test("compress: a result cut off mid-body fails its file and leaves the ori
       await conn.read(buf); // the request's head (the body may still be coming: it is not waited for)
       await conn.write(
         new TextEncoder().encode(
-          "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n\r\n\xff\xd8abc",
+          "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n" +
+            `${V1_HEADERS.compressedSize}: 1000\r\n${V1_HEADERS.jobId}: j1\r\n\r\n\xff\xd8abc`,
         ),
       ).catch(() => {});
       await new Promise((r) => setTimeout(r, 20));
@@ -230,7 +194,10 @@ Deno.test("compress: a result cut off mid-body fails its file and leaves the ori
       const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
       const r = await run(["compress", join(dir, "in"), "--in-place", "--url", url]);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /failed: Cannot write .*p0\.jpg: /);
+      assert.match(
+        r.stdout,
+        /p0\.jpg {2}failed: The server's answer broke off after \d+ of the 1000 bytes its Compressed-Size announced \(.+\); 'p0\.jpg' was left untouched\n/,
+      );
       assert.deepEqual(await filesUnder(join(dir, "in")), names);
       assert.deepEqual(await Deno.readFile(join(dir, "in", names[0]!)), before);
     });
