@@ -10,13 +10,13 @@ import { registerUser } from "./http.ts";
 
 const MB = 1024 * 1024;
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 /** Polls `path` every 20 ms until `stop` resolves; returns the latencies. */
-async function sample(server: RunningServer, path: string, stop: Promise<unknown>, headers: HeadersInit = {}) {
+export async function sample(server: RunningServer, path: string, stop: Promise<unknown>, headers: HeadersInit = {}) {
   const latencies: number[] = [];
   let done = false;
   stop.finally(() => done = true);

@@ -34,10 +34,24 @@ export const API_KEYS_PATHS = {
   one: (id: string) => `/api/keys/${encodeURIComponent(id)}`,
 } as const;
 
-/** POST /api/keys */
+/**
+ * Characters a key's name may not hold (issue 29): C0 and C1 controls and DEL (a NUL cut the stored
+ * name short of the one echoed), and the bidirectional formatting characters (embeddings, overrides,
+ * isolates, marks), which can make a name on the Developers page read as another.
+ */
+// deno-lint-ignore no-control-regex
+export const KEY_NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** POST /api/keys: the name is stored exactly as accepted (after trimming). */
 export const createApiKeySchema = z.object({
   name: z.string({ error: "name must be text" }).trim().min(1, "name: give the key a name")
-    .max(60, "name must be at most 60 characters"),
+    .max(60, "name must be at most 60 characters")
+    .refine(
+      (name) => !KEY_NAME_FORBIDDEN.test(name),
+      "name must not contain control or bidirectional formatting characters",
+    )
+    // A lone surrogate cannot be stored as UTF-8: it would come back changed.
+    .refine((name) => name.isWellFormed(), "name must be well-formed Unicode text"),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
 

@@ -8,7 +8,9 @@ import type { AdPlacement } from "../contract/ads.ts";
 import type { StoreKind } from "../contract/storage.ts";
 import type { PollBudgetOptions } from "./middleware/poll-budget.ts";
 import type { TokenBucketOptions } from "./middleware/token-buckets.ts";
+import type { KeyLookupLimits } from "./middleware/key-lookup-budget.ts";
 import type { BodyDeadlines } from "./middleware/body-guard.ts";
+import type { Logger } from "./log.ts";
 
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
@@ -31,10 +33,14 @@ export interface AppDeps {
   /** PUBLIC_URL is https: Secure cookies and HSTS. */
   secureCookies: boolean;
   logRequests: boolean;
+  /** The structured log (server/log.ts; default: info and above on the console). */
+  log?: Logger;
   /** Per-session budget for the polled routes (default DEFAULT_POLL_BUDGET). */
   pollBudget?: PollBudgetOptions;
   /** Per-key rate limit on /api/v1 (default API_RATE_LIMIT, contract/api-keys.ts; ADR 025). */
   apiRateLimit?: TokenBucketOptions;
+  /** Budgets for lookups of API keys not yet seen to work (default KEY_LOOKUP_LIMITS; ADR 028). */
+  keyLookupLimits?: KeyLookupLimits;
   /** How long a request body may send nothing before it is dropped (default BODY_IDLE_MS). */
   bodyIdleMs?: number;
   /** How long a whole request body may take to arrive (default BODY_DEADLINES; ADR 022). */

@@ -1,9 +1,11 @@
 import { type Context, Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ApiError } from "./http-error.ts";
+import { createLogger } from "./log.ts";
 import {
   BODY_DEADLINES,
   BODY_IDLE_MS,
+  BodyBrokenOff,
   type BodyDeadlines,
   bodyGuard,
   JSON_BODY_LIMIT,
@@ -80,7 +82,7 @@ export function createApp(deps: AppDeps) {
 
   // The developer API, before /api so that no session, poll budget or CSRF check runs for it: a
   // request there is its API key's (routes/v1.ts); it answers every /api/v1 path itself.
-  app.route("/api/v1", v1Routes(deps.apiRateLimit ?? API_RATE_LIMIT));
+  app.route("/api/v1", v1Routes(deps.apiRateLimit ?? API_RATE_LIMIT, deps.keyLookupLimits));
 
   const api = new Hono<AppEnv>();
   api.use(refuseForeignOrigin, pollBudget(deps.pollBudget), loadSession);
@@ -100,7 +102,12 @@ export function createApp(deps: AppDeps) {
   if (deps.webDist) app.get("*", serveSite(deps.webDist, deps.storeKind));
   app.notFound((c) => c.json({ error: "Not found" }, 404));
 
+  const log = deps.log ?? createLogger("info");
   app.onError((err, c) => {
+    if (err instanceof BodyBrokenOff) {
+      // A client that leaves mid-body is not our error: one line to count them by, no stack.
+      log.info("request body broken off", { method: c.req.method, path: c.req.path, reason: String(err.reason) });
+    }
     if (err instanceof ApiError) {
       return c.json({ error: err.message }, err.status, err.headers);
     }

@@ -8,6 +8,7 @@ import { LoginThrottle } from "./services/login-throttle.ts";
 import { RegistrationLimit } from "./services/registration-limit.ts";
 import { pruneThrottles } from "./services/throttle-retention.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
+import { pruneRevokedApiKeys } from "./services/api-keys.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
@@ -75,6 +76,7 @@ async function main() {
   }
   // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
   const sharedDatabase = !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:";
+  const log = createLogger(env.LOG_LEVEL);
   const compression = new CompressionService({
     db: database.db,
     compressor,
@@ -85,7 +87,7 @@ async function main() {
     sharedQueue: sharedDatabase || workers === 0,
     leaseMs: env.JOB_LEASE_MS,
     pollMs: env.QUEUE_POLL_MS,
-    log: createLogger(env.LOG_LEVEL),
+    log,
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
   if (workers === 0 && !sharedDatabase) {
@@ -106,6 +108,8 @@ async function main() {
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
   const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);
   const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
+  // Revoked API keys' rows, 30 days after their revocation (ADR 028): one DELETE an hour.
+  const revokedKeySweeper = setInterval(() => void pruneRevokedApiKeys(database.db).catch(console.error), HOUR_MS);
   // Every instance sweeps: a DELETE on the indexed time column, cheap when another just did.
   const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(console.error), 60_000);
 
@@ -122,6 +126,7 @@ async function main() {
     trustedOrigins: publicOrigin ? [publicOrigin] : [],
     secureCookies: publicOrigin?.startsWith("https:") ?? false,
     logRequests: env.LOG_REQUESTS,
+    log,
   });
 
   const server = Deno.serve({
@@ -138,6 +143,7 @@ async function main() {
     clearInterval(sweeper);
     clearInterval(straySweeper);
     clearInterval(sessionSweeper);
+    clearInterval(revokedKeySweeper);
     clearInterval(throttleSweeper);
     await compression.drain(DRAIN_MS);
     await server.shutdown();

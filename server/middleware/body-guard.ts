@@ -75,6 +75,17 @@ export const bodyTooSlow = (deadlineMs: number) =>
     { Connection: "close" },
   );
 
+/**
+ * The client's body stream failed before its end: most often the client went away mid-body (Deno
+ * answers the read with BadResource), or it sent a malformed chunked body. Not the server's fault:
+ * app.ts logs it as one info line, never as an unhandled error; the 400 reaches a client still there.
+ */
+export class BodyBrokenOff extends ApiError {
+  constructor(readonly reason: unknown) {
+    super(400, "The request body broke off before it was whole; send it again", { Connection: "close" });
+  }
+}
+
 /** "10 s", "1.3 s", "7 min 40 s". */
 export function formatDuration(ms: number): string {
   const s = ms / 1000;
@@ -121,7 +132,10 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
       try {
         deadline ??= deadlineMs?.() ?? Infinity;
         const left = Math.max(0, started + deadline - performance.now());
-        const next = source.read();
+        // An ApiError here is an outer meter's refusal, passed on as it is.
+        const next = source.read().catch((err) => {
+          throw err instanceof ApiError ? err : new BodyBrokenOff(err);
+        });
         const wait = Math.min(idleMs, left);
         const chunk = wait === Infinity ? await next : await Promise.race([
           next,

@@ -1,6 +1,6 @@
 /**
  * In-memory token buckets by key, for limits a flood must not get past cheaply (the poll budget,
- * the API's per-key rate limit). Per process: several instances each keep their own (ADR 010,
+ * the API's per-key rate limit, failed key lookups). Per process: several instances each keep their own (ADR 010,
  * 025). Checking and taking a token is synchronous, so parallel requests on one instance cannot
  * pass the limit together. At most `maxKeys` buckets are kept, the least recently seen dropped.
  */
@@ -33,5 +33,11 @@ export class TokenBuckets {
     if (bucket.tokens < 1) return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
     bucket.tokens -= 1;
     return 0;
+  }
+
+  /** Gives back a token `take` took for `key` (what it paid for did not happen), up to the burst. */
+  give(key: string): void {
+    const bucket = this.#buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.options.burst, bucket.tokens + 1);
   }
 }

@@ -5,12 +5,11 @@
  * per-file limit (413 as soon as it is passed) and the upload's store reservation (503), like an
  * upload's files (upload-intake.ts).
  */
-import { isMultipartRequest } from "@mjackson/multipart-parser";
 import type { PlanLimits } from "../../contract/plans.ts";
 import { ApiError } from "../http-error.ts";
 import { meterRequest } from "../middleware/body-guard.ts";
 import type { UploadIntake } from "../services/compression/upload-intake.ts";
-import { readMultipart, UPLOAD_FIELD_LIMITS } from "./read-multipart.ts";
+import { isMultipart, readMultipart, UPLOAD_FIELD_LIMITS } from "./read-multipart.ts";
 
 /** Room for a multipart body's boundaries and part headers around its one file. */
 export const MULTIPART_SLACK = 64 * 1024;
@@ -39,7 +38,7 @@ export function declaredFileName(header: string | null): string | null {
 }
 
 export async function readImageBody(request: Request, intake: UploadIntake): Promise<File> {
-  const multipart = isMultipartRequest(request);
+  const multipart = isMultipart(request);
   const declared = request.headers.get("Content-Length");
   if (declared !== null) {
     // Already checked as a number by the body guard; past the plan's limit it is refused unread.

@@ -1,9 +1,9 @@
 import {
-  isMultipartRequest,
+  getMultipartBoundary,
   MaxFileSizeExceededError,
   MaxHeaderSizeExceededError,
   MultipartParseError,
-  parseMultipartRequest,
+  parseMultipartStream,
 } from "@mjackson/multipart-parser";
 import { ApiError } from "../http-error.ts";
 import type { MultipartBody } from "../services/compression/upload-form.ts";
@@ -20,6 +20,23 @@ export interface MultipartLimits {
   fileTooLarge(): ApiError;
 }
 
+/**
+ * Whether the request declares a multipart body. Media types are case-insensitive (RFC 9110 §8.3.1):
+ * `MULTIPART/FORM-DATA` is one too, which the parser's own `isMultipartRequest` (and so its
+ * `parseMultipartRequest`) would miss.
+ */
+export function isMultipart(request: Request): boolean {
+  return /^multipart\//i.test(request.headers.get("Content-Type") ?? "");
+}
+
+/** The parts of a multipart request; the parser's own errors for a missing boundary or body. */
+function partsOf(request: Request, maxFileSize: number) {
+  const boundary = getMultipartBoundary(request.headers.get("Content-Type") ?? "");
+  if (!boundary) throw new MultipartParseError("Invalid Content-Type header: missing boundary");
+  if (!request.body) throw new MultipartParseError("Request body is empty");
+  return parseMultipartStream(request.body, { boundary, maxFileSize });
+}
+
 /** The settings fields of POST /api/compress number a dozen; room for a few more. */
 export const UPLOAD_FIELD_LIMITS = { maxFields: 40, maxFieldBytes: 4096 } as const;
 
@@ -30,7 +47,7 @@ export const UPLOAD_FIELD_LIMITS = { maxFields: 40, maxFieldBytes: 4096 } as con
  * checked as parts arrive, so a refused body is never read to its end.
  */
 export async function readMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
-  if (!isMultipartRequest(request)) {
+  if (!isMultipart(request)) {
     throw new ApiError(400, "The request must be multipart/form-data with the images in 'images'");
   }
   const body: MultipartBody = {};
@@ -43,7 +60,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   let files = 0;
   let fields = 0;
   try {
-    for await (const part of parseMultipartRequest(request, { maxFileSize: limits.maxFileBytes })) {
+    for await (const part of partsOf(request, limits.maxFileBytes)) {
       if (part.isFile) {
         limits.onFile(++files);
         add(

@@ -5,8 +5,9 @@ import type { Job } from "../../contract/jobs.ts";
 import { ApiError } from "../http-error.ts";
 import { apiKeyAuth } from "../middleware/api-key-auth.ts";
 import type { TokenBucketOptions } from "../middleware/token-buckets.ts";
+import type { KeyLookupLimits } from "../middleware/key-lookup-budget.ts";
 import { currentUser } from "../middleware/session.ts";
-import { jobFailure, parseV1Query } from "../services/developer-api.ts";
+import { jobFailure, parseV1Query, queryParams } from "../services/developer-api.ts";
 import { openApiDocument } from "../services/openapi.ts";
 import { fileResponse } from "./jobs.ts";
 import { readImageBody } from "./read-image-body.ts";
@@ -40,7 +41,7 @@ const withHeaders = (res: Response, headers: Record<string, string>) => {
  * job runs on whatever the client does: a client that leaves finds its result at /jobs/:id.
  */
 async function compress(c: Context<AppEnv>): Promise<Response> {
-  const { settings, async } = parseV1Query(c.req.queries());
+  const { settings, async } = parseV1Query(queryParams(new URL(c.req.url).search));
   const user = currentUser(c);
   const service = c.var.deps.compression;
   const intake = await service.openApiUpload(user, settings);
@@ -72,11 +73,11 @@ async function compress(c: Context<AppEnv>): Promise<Response> {
 
 /**
  * `/api/v1`, mounted beside `/api` (app.ts) so neither the session nor the CSRF check runs here:
- * a request is its key's (api-key-auth.ts), with its own rate limit per key. The OpenAPI
- * document is public. Errors are JSON `{ error }`, as everywhere.
+ * a request is its key's (api-key-auth.ts), with its own rate limit per key and budgets for failed
+ * key lookups. The OpenAPI document is public. Errors are JSON `{ error }`, as everywhere.
  */
-export function v1Routes(rateLimit: TokenBucketOptions) {
-  const auth = apiKeyAuth(rateLimit);
+export function v1Routes(rateLimit: TokenBucketOptions, lookupLimits?: KeyLookupLimits) {
+  const auth = apiKeyAuth(rateLimit, lookupLimits);
   return new Hono<AppEnv>()
     .get("/openapi.json", (c) => c.json(openApiDocument()))
     .use("/compress", auth)

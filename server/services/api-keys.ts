@@ -15,6 +15,9 @@ import {
 } from "../../contract/api-keys.ts";
 import type { Db } from "../../db/client.ts";
 import {
+  countActiveApiKeys,
+  creationTimesSince,
+  deleteRevokedApiKeys,
   findApiKeyByHash,
   insertApiKeyWithin,
   listActiveApiKeys,
@@ -27,6 +30,20 @@ import { settleSubscription } from "./billing/subscriptions.ts";
 
 /** `last_used_at` is written at most this often per key: not a write per request. */
 export const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Keys one account may create per hour, revoked or not (ADR 028): a script that makes a key per
+ * run and revokes it, or a person trying the Developers page, stays far under it; a session
+ * making and revoking keys in a loop (943 in 10 s, issue 29) is stopped at 20.
+ */
+export const API_KEY_CREATIONS = { max: 20, windowMs: 3_600_000 } as const;
+
+/**
+ * A revoked key's row is deleted this long after its revocation (ADR 028): for a month a request
+ * with it answers "revoked" (telling its owner why a forgotten script stopped), then "no such key".
+ * With the creation limit, an account holds at most 10 active and about 14,400 revoked rows.
+ */
+export const REVOKED_KEY_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /** SHA-256 of the whole key, hex: what the database holds and looks keys up by. */
 export const apiKeyHash = (key: string): string => encodeHexLowerCase(sha256(new TextEncoder().encode(key)));
@@ -52,11 +69,9 @@ export async function createApiKey(db: Db, user: UserRow, input: CreateApiKeyInp
     lastUsedAt: null,
     revokedAt: null,
   };
-  if (!await insertApiKeyWithin(db, row, MAX_API_KEYS_PER_ACCOUNT)) {
-    throw new ApiError(
-      409,
-      `You already have ${MAX_API_KEYS_PER_ACCOUNT} API keys, the most an account may hold; revoke one to create another`,
-    );
+  const since = new Date(now.getTime() - API_KEY_CREATIONS.windowMs);
+  if (!await insertApiKeyWithin(db, row, MAX_API_KEYS_PER_ACCOUNT, { max: API_KEY_CREATIONS.max, since })) {
+    throw await creationRefused(db, user.id, since, now);
   }
   const created: CreatedApiKey = {
     id: row.id,
@@ -66,6 +81,35 @@ export async function createApiKey(db: Db, user: UserRow, input: CreateApiKeyInp
     createdAt: view(row).createdAt,
   };
   return created;
+}
+
+/** Why a creation was refused: 429 past the hourly creations (revoking would not help), else 409 full. */
+async function creationRefused(db: Db, userId: number, since: Date, now: Date): Promise<ApiError> {
+  const recent = await creationTimesSince(db, userId, since);
+  if (recent.length >= API_KEY_CREATIONS.max) {
+    // The window holds fewer than the limit once its oldest surplus creations leave it.
+    const frees = recent[recent.length - API_KEY_CREATIONS.max]!.getTime() + API_KEY_CREATIONS.windowMs;
+    const seconds = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
+    return new ApiError(
+      429,
+      `You created ${API_KEY_CREATIONS.max} API keys in the last hour, the most an account may; ` +
+        `try again in ${Math.ceil(seconds / 60)} min`,
+      { "Retry-After": String(seconds) },
+    );
+  }
+  if (await countActiveApiKeys(db, userId) >= MAX_API_KEYS_PER_ACCOUNT) {
+    return new ApiError(
+      409,
+      `You already have ${MAX_API_KEYS_PER_ACCOUNT} API keys, the most an account may hold; revoke one to create another`,
+    );
+  }
+  // A parallel revocation or an hour's end freed room between the insert and these reads.
+  return new ApiError(409, "Another change to your API keys came first; please try again");
+}
+
+/** Deletes revoked keys' rows once REVOKED_KEY_RETENTION_MS has passed since their revocation; how many. */
+export function pruneRevokedApiKeys(db: Db, now = new Date()): Promise<number> {
+  return deleteRevokedApiKeys(db, new Date(now.getTime() - REVOKED_KEY_RETENTION_MS));
 }
 
 export async function listApiKeys(db: Db, userId: number): Promise<ApiKey[]> {

@@ -24,8 +24,25 @@ export interface V1CompressQuery {
 }
 
 /**
- * The query string of `POST /api/v1/compress` (repeated names as arrays, as Hono's `queries()`
- * gives them): the settings by the web form's names and rules over the defaults
+ * A query string's parameters by name, repeated names as arrays. Unlike Hono's `queries()`, which
+ * drops them, a parameter without a name (`?=1`) or an empty one (`?&&`, a trailing `&`) is kept
+ * under the name "" so that it is refused like any other unknown parameter: what the client meant
+ * by it is unknown.
+ */
+export function queryParams(search: string): Record<string, string[]> {
+  const raw = search.replace(/^\?/, "");
+  const query: Record<string, string[]> = Object.create(null); // "__proto__" is just another unknown name
+  for (const [name, value] of new URLSearchParams(raw)) (query[name] ??= []).push(value);
+  // URLSearchParams skips empty segments itself.
+  if (raw !== "" && raw.split("&").includes("")) (query[""] ??= []).push("");
+  return query;
+}
+
+const quoted = (name: string) => name === "" ? "'' (a parameter without a name)" : `'${name}'`;
+
+/**
+ * The query string of `POST /api/v1/compress` (repeated names as arrays, as `queryParams` gives
+ * them): the settings by the web form's names and rules over the defaults
  * (`settingsFromFields`, `savedSettingsSchema`: 400 naming the first bad one), and `async`. A
  * parameter nobody reads (a typo such as `qualty`) or one given twice is a 400, never ignored.
  */
@@ -33,7 +50,7 @@ export function parseV1Query(query: Record<string, string[]>): V1CompressQuery {
   const known = new Set<string>([...SETTING_PARAMS, V1_ASYNC_PARAM]);
   const unknown = Object.keys(query).filter((name) => !known.has(name));
   if (unknown.length > 0) {
-    const list = unknown.map((name) => `'${name}'`).join(", ");
+    const list = unknown.map(quoted).join(", ");
     throw new ApiError(
       400,
       `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${list}; the settings are ${

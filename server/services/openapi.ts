@@ -111,9 +111,11 @@ const binary = (type: string): Json => ({ schema: { type: "string", contentMedia
 const KEY_ERRORS: Json = {
   "401": error("Missing, malformed, unknown or revoked API key"),
   "429": error(
-    `Over the key's rate limit (a burst of ${API_RATE_LIMIT.burst}, then ${API_RATE_LIMIT.perSecond} a second)`,
+    `Over the key's rate limit (a burst of ${API_RATE_LIMIT.burst}, then ${API_RATE_LIMIT.perSecond} a second), ` +
+      "or too many unknown or revoked keys from this address",
     retryAfter,
   ),
+  "503": error("The server is refusing a flood of unknown API keys", retryAfter),
 };
 
 /** A path of the contract's with `{id}` in OpenAPI's template form (the contract encodes what it is given). */
@@ -209,9 +211,14 @@ function buildDocument(): Json {
             "413": error("Over the plan's bytes per file or pixels per image"),
             "415": error("Not a JPEG by its bytes"),
             "422": error("The image could not be compressed (corrupt, truncated): the job's message"),
-            "429": error("Over the daily limit (Retry-After: until UTC midnight) or the key's rate limit", retryAfter),
+            "429": error(
+              "Over the daily limit (Retry-After: until UTC midnight), the key's rate limit, or this address's " +
+                "lookups of unknown keys",
+              retryAfter,
+            ),
             "503": error(
-              `Saturated: the server's store is full, it is restarting, or the account has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished`,
+              `Saturated: the server's store is full, it is restarting, it is refusing a flood of unknown API keys, ` +
+                `or the account has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished`,
               retryAfter,
             ),
           },

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { API_KEY_DISPLAY_LENGTH, API_KEY_PREFIX, MAX_API_KEYS_PER_ACCOUNT } from "../../contract/api-keys.ts";
 import { createTestApp, jsonInit, ORIGIN, signUp, type TestApp } from "../setup/app-harness.ts";
 import { createKey, v1Get } from "../setup/api-keys.ts";
+import { API_KEY_CREATIONS, pruneRevokedApiKeys, REVOKED_KEY_RETENTION_MS } from "../../server/services/api-keys.ts";
 
 const hex = (text: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(text)));
 
@@ -189,5 +190,161 @@ Deno.test("deleting the account's user deletes its keys (cascade)", async () => 
   await t.db.run(sql`DELETE FROM users`);
   const [{ n }] = await t.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM api_keys`) as [{ n: number }];
   assert.equal(n, 0);
+  await t.close();
+});
+
+// ---- names: stored exactly as accepted ----------------------------------------------------------------
+
+const CONTROL_OR_BIDI = "name must not contain control or bidirectional formatting characters";
+
+Deno.test("[regression] a name with a control or bidirectional formatting character is refused with 400 naming the rule", async () => {
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  const refused = [
+    "ci\u0000prod", // NUL: was echoed whole and stored cut
+    "a\u0007b", // BEL
+    "line\nbreak",
+    "tab\there",
+    "a\u001bb", // ESC
+    "del\u007f",
+    "c1\u0085x", // NEL
+    "c1\u009bx", // CSI
+    "invoice\u202Egpj.exe", // RIGHT-TO-LEFT OVERRIDE
+    "\u202Aembedded",
+    "\u202Dx",
+    "iso\u2066late\u2069",
+    "\u2067x",
+    "\u2068x",
+    "mark\u200E",
+    "mark\u200Fx",
+    "arabic\u061Cmark",
+  ];
+  for (const name of refused) {
+    const res = await t.request("/api/keys", jsonInit("POST", { name }, { Cookie: cookie }));
+    assert.equal(res.status, 400, JSON.stringify(name));
+    assert.deepEqual(await res.json(), { error: CONTROL_OR_BIDI }, JSON.stringify(name));
+  }
+  const lone = await t.request("/api/keys", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie },
+    body: '{"name":"half \\ud83d"}',
+  });
+  assert.equal(lone.status, 400);
+  assert.deepEqual(await lone.json(), { error: "name must be well-formed Unicode text" });
+  assert.deepEqual(await listKeys(t, cookie), [], "nothing was stored");
+  await t.close();
+});
+
+Deno.test("a name is stored exactly as accepted: the 201's name is what GET /api/keys lists, letters of any script included", async () => {
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  const names = [
+    "Ünïcödé — déploiement",
+    "מפתח ראשי",
+    "مفتاح الخادم",
+    "build 🚀 server",
+    "日本語のキー",
+    "x".repeat(60),
+  ];
+  for (const name of names) {
+    const res = await t.request("/api/keys", jsonInit("POST", { name: `  ${name}\n` }, { Cookie: cookie }));
+    assert.equal(res.status, 201, name);
+    const created = await res.json();
+    assert.equal(created.name, name, "trimmed, nothing else changed");
+    const listed = (await listKeys(t, cookie)).find((k) => k.id === created.id);
+    assert.equal(listed?.name, created.name);
+  }
+  await t.close();
+});
+
+// ---- creations per hour, and revoked rows' retention ------------------------------------------------------
+
+/** Creates a key and revokes it at once (a create-and-revoke loop stays under the 10 active keys). */
+async function createAndRevoke(t: TestApp, cookie: string, name: string) {
+  const res = await t.request("/api/keys", jsonInit("POST", { name }, { Cookie: cookie }));
+  if (res.status === 201) {
+    const { id } = await res.json();
+    await t.request(`/api/keys/${id}`, { method: "DELETE", headers: { Cookie: cookie } });
+  }
+  return res;
+}
+
+Deno.test(`an account may create ${API_KEY_CREATIONS.max} keys an hour, revoked or not: then 429 + Retry-After until the oldest leaves the hour`, async () => {
+  assert.deepEqual(API_KEY_CREATIONS, { max: 20, windowMs: 3_600_000 }, "the numbers the README states");
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  for (let i = 0; i < API_KEY_CREATIONS.max; i++) assert.equal((await createAndRevoke(t, cookie, `k${i}`)).status, 201);
+  const refused = await createAndRevoke(t, cookie, "one more");
+  assert.equal(refused.status, 429);
+  const retry = Number(refused.headers.get("Retry-After"));
+  assert.ok(retry > 3500 && retry <= 3600, `Retry-After ${retry}`);
+  assert.deepEqual(await refused.json(), {
+    error: "You created 20 API keys in the last hour, the most an account may; try again in 60 min",
+  });
+  const bob = await signUp(t, "bob");
+  assert.equal((await createAndRevoke(t, bob.cookie, "bob's")).status, 201, "another account has its own");
+
+  // The oldest creation leaves the hour: room for one.
+  await t.db.run(sql`UPDATE api_keys SET created_at = created_at - 3600000
+    WHERE id = (SELECT id FROM api_keys ORDER BY created_at LIMIT 1)`);
+  assert.equal((await createAndRevoke(t, cookie, "again")).status, 201);
+  assert.equal((await createAndRevoke(t, cookie, "and again")).status, 429);
+  await t.close();
+});
+
+Deno.test("the hourly limit holds under parallel creations: the count and the insert are one statement", async () => {
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  for (let i = 0; i < 15; i++) assert.equal((await createAndRevoke(t, cookie, `gone${i}`)).status, 201);
+  const results = await Promise.all(
+    Array.from(
+      { length: 15 },
+      (_, i) => t.request("/api/keys", jsonInit("POST", { name: `p${i}` }, { Cookie: cookie })),
+    ),
+  );
+  const statuses = results.map((r) => r.status);
+  assert.equal(statuses.filter((s) => s === 201).length, 5, "15 + 5 = 20 this hour (10 active would allow 10)");
+  assert.equal(statuses.filter((s) => s === 429).length, 10);
+  await Promise.all(results.map((r) => r.body?.cancel()));
+  await t.close();
+});
+
+Deno.test("past both limits the 429 answers, which says when (revoking one would not help); past only the active keys, 409", async () => {
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  for (let i = 0; i < 10; i++) assert.equal((await createAndRevoke(t, cookie, `gone${i}`)).status, 201);
+  for (let i = 0; i < 10; i++) await createKey(t, cookie, `held${i}`);
+  const both = await t.request("/api/keys", jsonInit("POST", { name: "over both" }, { Cookie: cookie }));
+  assert.equal(both.status, 429);
+  assert.ok(Number(both.headers.get("Retry-After")) > 0);
+  await both.body?.cancel();
+  await t.db.run(sql`UPDATE api_keys SET created_at = created_at - 3600000`);
+  const full = await t.request("/api/keys", jsonInit("POST", { name: "full" }, { Cookie: cookie }));
+  assert.equal(full.status, 409);
+  assert.match((await full.json()).error, /already have 10 API keys/);
+  await t.close();
+});
+
+Deno.test("revoked keys' rows are deleted 30 days after their revocation; active keys and newer revocations stay", async () => {
+  assert.equal(REVOKED_KEY_RETENTION_MS, 30 * 24 * 3_600_000);
+  const t = await createTestApp();
+  const { cookie } = await signUp(t);
+  const kept = await createKey(t, cookie, "kept");
+  const old = await createKey(t, cookie, "old");
+  const recent = await createKey(t, cookie, "recent");
+  for (const { id } of [old, recent]) {
+    await t.request(`/api/keys/${id}`, { method: "DELETE", headers: { Cookie: cookie } });
+  }
+  const now = Date.now();
+  await t.db.run(sql`UPDATE api_keys SET revoked_at = ${now - REVOKED_KEY_RETENTION_MS - 60_000} WHERE id = ${old.id}`);
+  await t.db.run(
+    sql`UPDATE api_keys SET revoked_at = ${now - REVOKED_KEY_RETENTION_MS + 60_000} WHERE id = ${recent.id}`,
+  );
+  assert.equal(await pruneRevokedApiKeys(t.db, new Date(now)), 1);
+  const ids = (await t.db.all<{ id: string }>(sql`SELECT id FROM api_keys ORDER BY name`)).map((r) => r.id);
+  assert.deepEqual(ids, [kept.id, recent.id]);
+  // A pruned key is unknown now; one revoked lately still says so.
+  assert.match((await (await v1Get(t, old.key, "/api/v1/jobs/x")).json()).error, /^Invalid API key: no such key$/);
+  assert.match((await (await v1Get(t, recent.key, "/api/v1/jobs/x")).json()).error, /revoked/);
   await t.close();
 });

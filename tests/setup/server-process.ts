@@ -12,6 +12,8 @@ export interface RunningServer {
   databaseUrl: string;
   /** Lines the server printed on stdout so far. */
   stdout: string[];
+  /** The last 8 KB the server printed on stderr so far (warnings and errors). */
+  stderr(): string;
   /** SIGTERM (drains) and waits; removes the temp folder. */
   stop(): Promise<void>;
   /** SIGKILL: the process dies at once, holding whatever it held. */
@@ -91,6 +93,7 @@ export async function startServer(env: Record<string, string> = {}, opts: StartO
     pid: child.pid,
     databaseUrl: `file:${join(dir, "app.db")}`,
     stdout,
+    stderr: () => stderr.text(),
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
   };

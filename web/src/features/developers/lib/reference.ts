@@ -147,7 +147,8 @@ export const ERROR_ROWS = [
   },
   {
     status: 429,
-    what: "Your daily limit is used up, or this key sent too many requests at once. Wait the Retry-After seconds.",
+    what:
+      "Your daily limit is used up, this key sent too many requests at once, or too many wrong keys came from your address. Wait the Retry-After seconds.",
   },
   { status: 503, what: "The server is busy. Try again after the Retry-After seconds." },
 ] as const;
