@@ -12,6 +12,9 @@ export default defineConfig({
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   // The live preview's worker (web/src/features/live-preview) is an ES module: the codecs' glue splits into chunks.
   worker: { format: "es" },
+  // The day the pages were prerendered: the privacy page's first render repeats it, so a build from
+  // yesterday hydrates without a mismatch and only then shows the visitor's today.
+  define: { __BUILD_DAY__: JSON.stringify(new Date().toISOString().slice(0, 10)) },
   server: {
     port: 5173,
     proxy: { "/api": "http://127.0.0.1:8000", "/healthz": "http://127.0.0.1:8000" },

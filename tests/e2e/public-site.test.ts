@@ -28,6 +28,28 @@ e2eSuite("the public site in the browser", async ({ newPage, step }) => {
     await page.context().close();
   });
 
+  await step(
+    "[regression] a build from yesterday hydrates the privacy page without a mismatch, then shows today",
+    async () => {
+      const page = await newPage();
+      // The visitor's clock two days after the build: the prerendered date is no longer today.
+      const later = new Date(Date.now() + 2 * 24 * 3600 * 1000);
+      later.setUTCHours(12);
+      await page.clock.install({ time: later });
+      const errors = collectErrors(page);
+      await page.goto("/privacy");
+      await hydrated(page);
+      const shown = page.getByTestId("last-updated");
+      await shown.and(page.locator(`[datetime="${later.toISOString().slice(0, 10)}"]`)).waitFor();
+      assert.equal(
+        await shown.textContent(),
+        later.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }),
+      );
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    },
+  );
+
   await step("the category filter narrows the cards and keeps the category in the URL", async () => {
     const page = await newPage();
     await page.goto("/articles");

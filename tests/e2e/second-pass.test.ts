@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { COOKIE_CONSENT_KEY } from "../../contract/ads.ts";
 import { e2eSuite } from "./harness.ts";
+import { waitFor } from "../setup/wait-for.ts";
 import { dragFiles, fileInput, fixture, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 const fixtureFile = (name: string) => ({ name, mimeType: "image/jpeg", buffer: fixture(name) });
@@ -308,8 +309,12 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     assert.match(summary, /^Saved [\d.]+ (B|KB|MB) \(\d+%\) across 3 images · lowest score \d+ \([A-Za-z ]+\)$/);
     assert.ok(summary.includes(`(${Math.round((saved / original) * 100)}%)`), `byte-weighted: ${summary}`);
     assert.ok(summary.endsWith(`lowest score ${Math.round(lowest)} (${scoreWordOf(Math.round(lowest))})`), summary);
-    // The batch row and the sidebar say the same.
-    assert.equal(await page.getByTestId("batch-savings").textContent(), summary);
+    // The batch row and the sidebar say the same (the batch list polls on its own: wait for its scores too).
+    let batchRow: string | null = null;
+    await waitFor(async () => (batchRow = await page.getByTestId("batch-savings").textContent()) === summary, {
+      timeoutMs: 15_000,
+      message: () => `the batch row to read "${summary}" (it reads "${batchRow}")`,
+    });
     assert.ok(summary.includes(`Saved ${await page.getByTestId("stat-savings").textContent()}`));
 
     // Each card shows its measured score with the word and colour of SSIMULACRA 2's scale (ADR 026), the

@@ -10,14 +10,19 @@ function formatDay(date: Date): string {
   return date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
 }
 
+declare const __BUILD_DAY__: string | undefined;
+
+/** The day the page was prerendered (vite.config.ts), at noon UTC so every time zone reads the same day. */
+const buildDay = () => typeof __BUILD_DAY__ === "string" ? new Date(`${__BUILD_DAY__}T12:00:00Z`) : new Date();
+
 /**
- * Spec §2: the last-updated date is today's date. Prerendered with the build date, then
- * re-rendered on the client with the visitor's today (the key swap replaces the
- * prerendered text instead of patching it during hydration).
+ * Spec §2: the last-updated date is today's date. Prerendered with the build date, hydrated with that
+ * same date (a server built yesterday must not mismatch today), then re-rendered with the visitor's
+ * today (the key swap replaces the prerendered text instead of patching it).
  */
 function LastUpdated() {
   const hydrated = useHydrated();
-  const now = new Date();
+  const now = hydrated ? new Date() : buildDay();
   return (
     <p className="mt-3 text-sm text-slate-600">
       Last updated:{" "}
