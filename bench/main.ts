@@ -14,11 +14,13 @@ import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
+import { keyFloodBench } from "./key-flood.ts";
 import { fixedPathVsNative } from "./native.ts";
 import { instancesBench } from "./instances.ts";
 import { apiVsWeb } from "./api.ts";
 import { cliThroughput } from "./cli.ts";
 import { livePreviewBench } from "./live-preview.ts";
+import { jobMemoryBench } from "./job-memory.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -93,9 +95,13 @@ await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
 await fixedPathVsNative(corpus, WORKERS);
 await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);
+// One job's real peak against its reservation, photos and hostile shapes (issue 29, ADR 027).
+await jobMemoryBench(corpus);
 // Floods one client could send (issue 12): the server must keep answering everyone else.
 await healthUnderFloods();
 await pollFloodLatency(corpus);
+// 200 connections of random API keys for 15 s (issue 29): refused from memory, /healthz p99 <= 200 ms.
+await keyFloodBench();
 // Several instances on one sqld and one S3 store: 1×3 vs 3×1 workers, polls across them, a SIGKILL's orphans.
 await instancesBench(corpus);
 // The developer API (issue 23): per-image time against the web path, and the CLI with --concurrency 1 vs 4.

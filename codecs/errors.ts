@@ -6,6 +6,7 @@
 export const CODEC_ERROR_CODES = [
   "unsupported_format",
   "too_many_pixels",
+  "metadata_too_large",
   "corrupt_image",
   "queue_full",
   "timeout",
@@ -20,6 +21,7 @@ export type CodecErrorCode = (typeof CODEC_ERROR_CODES)[number];
 export const HTTP_STATUS_BY_CODE: Readonly<Record<CodecErrorCode, number>> = {
   unsupported_format: 415,
   too_many_pixels: 413,
+  metadata_too_large: 413,
   corrupt_image: 422,
   queue_full: 503,
   timeout: 504,

@@ -39,9 +39,9 @@ export {
   inspectJpeg,
   type JpegColorSpace,
   type JpegInfo,
-  peekJpegSize,
   type SofType,
 } from "./container/inspect.ts";
+export { type JpegSurvey, structureProblem, surveyJpeg } from "./container/survey.ts";
 export { type SniffedFormat, sniffFormat } from "./container/sniff.ts";
 export { CODEC_ERROR_CODES, CodecError, type CodecErrorCode, HTTP_STATUS_BY_CODE, isCodecError } from "./errors.ts";
 export type {

@@ -4,8 +4,10 @@ import { readExif } from "./exif.ts";
 import { type Segment, SOS, startsWithAscii, walkSegments } from "./jpeg-segments.ts";
 import { classifySegment, type MetadataKind } from "./metadata-kinds.ts";
 import { FORMAT_NAMES, sniffFormat } from "./sniff.ts";
+import { SOF_TYPES, type SofType } from "./sof-types.ts";
 
-export type SofType = "baseline" | "extended" | "progressive" | "lossless" | "arithmetic" | "hierarchical";
+export type { SofType };
+
 export type JpegColorSpace = "grayscale" | "ycbcr" | "rgb" | "cmyk" | "ycck";
 
 export interface ComponentInfo {
@@ -34,22 +36,6 @@ export interface JpegInfo {
   segments: Segment[];
   scanCount: number;
 }
-
-const SOF_TYPES: Readonly<Record<number, SofType>> = {
-  0xc0: "baseline",
-  0xc1: "extended",
-  0xc2: "progressive",
-  0xc3: "lossless",
-  0xc5: "hierarchical",
-  0xc6: "hierarchical",
-  0xc7: "hierarchical",
-  0xc9: "arithmetic",
-  0xca: "arithmetic",
-  0xcb: "arithmetic",
-  0xcd: "hierarchical",
-  0xce: "hierarchical",
-  0xcf: "hierarchical",
-};
 
 /**
  * Reads dimensions, frame type, components, orientation and metadata segments.
@@ -178,35 +164,4 @@ export function subsamplingOf(components: ComponentInfo[]): string | null {
     "4x1": "4:1:1",
   };
   return names[key] ?? null;
-}
-
-/**
- * Dimensions from the frame header, reading markers only up to it (no scan
- * data, no completeness checks): cheap enough for the server's main thread and
- * for a file's first bytes. Null when there is no frame header in `bytes` or
- * they are not a JPEG.
- */
-export function peekJpegSize(bytes: Uint8Array): { width: number; height: number } | null {
-  if (sniffFormat(bytes) !== "jpeg") return null;
-  let pos = 2;
-  while (pos + 4 <= bytes.length) {
-    if (bytes[pos] !== 0xff) return null;
-    const marker = bytes[pos + 1]!;
-    if (marker === 0xff) {
-      pos++; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      pos += 2;
-      continue;
-    }
-    const length = (bytes[pos + 2]! << 8) | bytes[pos + 3]!;
-    if (SOF_TYPES[marker] !== undefined) {
-      if (pos + 9 > bytes.length || length < 7) return null;
-      return { height: (bytes[pos + 5]! << 8) | bytes[pos + 6]!, width: (bytes[pos + 7]! << 8) | bytes[pos + 8]! };
-    }
-    if (marker === 0xda || marker === 0xd9 || length < 2) return null; // a scan or the end before any frame
-    pos += 2 + length;
-  }
-  return null;
 }

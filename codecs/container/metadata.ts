@@ -9,6 +9,7 @@
  */
 import type { MetadataReport } from "../../contract/jobs.ts";
 import { resetExifOrientation } from "./exif.ts";
+import { iccChunksValid } from "./icc.ts";
 import { type JpegInfo } from "./inspect.ts";
 import { APP0, type Segment, SOS } from "./jpeg-segments.ts";
 import { classifySegment, METADATA_LABELS, type MetadataKind } from "./metadata-kinds.ts";
@@ -30,16 +31,19 @@ export function keepsKind(kind: MetadataKind, strip: boolean): boolean {
 }
 
 export function planMetadata(info: JpegInfo, strip: boolean): MetadataPlan {
+  const header = info.segments.slice(0, Math.max(0, info.segments.findIndex((s) => s.marker === SOS)));
+  // A profile whose chunks disagree with themselves is dropped, not carried (icc.ts).
+  const iccKept = iccChunksValid(header.filter((s) => classifySegment(s) === "icc"));
+  const carried = (kind: MetadataKind) => keepsKind(kind, strip) && (kind !== "icc" || iccKept);
   const segments: Uint8Array[] = [];
-  for (const segment of info.segments) {
-    if (segment.marker === SOS) break;
+  for (const segment of header) {
     const kind = classifySegment(segment);
-    if (!kind || !keepsKind(kind, strip)) continue;
+    if (!kind || !carried(kind)) continue;
     segments.push(serialise(segment.marker, rewritePayload(kind, segment)));
   }
   const found = REPORTED.filter((k) => info.metadata.includes(k));
   // GPS lives inside EXIF: it goes wherever EXIF goes.
-  const kept = found.filter((k) => keepsKind(k === "gps" ? "exif" : k, strip));
+  const kept = found.filter((k) => carried(k === "gps" ? "exif" : k));
   const removed = found.filter((k) => !kept.includes(k));
   const label = (k: MetadataKind) => METADATA_LABELS[k];
   return {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CodecError, inspectJpeg, peekJpegSize, sniffFormat } from "../../codecs/mod.ts";
+import { CodecError, inspectJpeg, sniffFormat, structureProblem, surveyJpeg } from "../../codecs/mod.ts";
+import { afterSoi, fillerSegments, lateFrame, scanBomb, tinySegments } from "../setup/hostile-jpegs.ts";
 import { fixture } from "./helpers.ts";
 import { minimumBytesFor } from "../../codecs/container/inspect.ts";
 
@@ -61,17 +62,44 @@ Deno.test("inspectJpeg reports a 60000×60000 header without allocating pixels",
   assert.deepEqual([info.width, info.height], [60000, 60000]);
 });
 
-Deno.test("peekJpegSize reads dimensions from the head of a file without needing the rest", async () => {
-  assert.deepEqual(peekJpegSize(await fixture("huge-dimensions.jpg")), { width: 60000, height: 60000 });
+Deno.test("surveyJpeg finds the frame header wherever it is and counts without keeping segments", async () => {
+  assert.deepEqual(surveyJpeg(await fixture("huge-dimensions.jpg")).frame, { width: 60000, height: 60000 });
   const base = await fixture("metadata-all.jpg");
   const sof = inspectJpeg(base).segments.find((s) => s.marker === 0xc0)!;
-  assert.deepEqual(
-    peekJpegSize(base.subarray(0, sof.end)),
-    { width: 128, height: 96 },
-    "the head up to the frame is enough",
-  );
-  assert.equal(peekJpegSize(base.subarray(0, sof.start)), null, "a head that stops before it is not");
-  assert.equal(peekJpegSize(await fixture("png-renamed.jpg")), null);
+  assert.deepEqual(surveyJpeg(base.subarray(0, sof.end)).frame, { width: 128, height: 96 }, "a head to the frame");
+  assert.equal(surveyJpeg(base.subarray(0, sof.start)).frame, null, "a head that stops before it has none");
+  assert.equal(surveyJpeg(await fixture("png-renamed.jpg")).frame, null);
+  // M2: 9 × 64 KB segments (576 KB) before a 10001×10000 frame header.
+  const late = lateFrame(await fixture("base.jpg"), { width: 10001, height: 10000 });
+  assert.equal(surveyJpeg(late.subarray(0, 512 * 1024)).frame, null, "the first 512 KB do not reach it");
+  const survey = surveyJpeg(late);
+  assert.deepEqual(survey.frame, { width: 10001, height: 10000 });
+  assert.equal(survey.scans, 1);
+  assert.ok(survey.metadataBytes > 9 * 65_000);
+});
+
+Deno.test("a file past the structure limits is refused by the survey and by the pipeline's walk", async () => {
+  const base = await fixture("base.jpg");
+  const cases: [string, Uint8Array, RegExp][] = [
+    ["2M tiny segments (M1)", tinySegments(base, 2_000_000), /more than 4096 marker segments/],
+    ["300 scans", scanBomb(base, 300), /more than 256 scans/],
+  ];
+  for (const [what, bytes, message] of cases) {
+    assert.match(structureProblem(surveyJpeg(bytes))?.message ?? "", message, what);
+    assert.throws(() => inspectJpeg(bytes), (e) => e instanceof CodecError && message.test(e.message), what);
+  }
+  const fine = tinySegments(base, 4000);
+  assert.equal(structureProblem(surveyJpeg(fine)), null, "4000 segments are within the limit");
+  assert.equal(inspectJpeg(fine).width, 128);
+});
+
+Deno.test("metadata out of proportion to the image is refused with the line it crossed", async () => {
+  const base = await fixture("base.jpg");
+  const heavy = afterSoi(base, ...fillerSegments(65)); // 4.1 MB on a 128×96 image
+  const problem = structureProblem(surveyJpeg(heavy));
+  assert.equal(problem?.code, "metadata_too_large");
+  assert.match(problem!.message, /carries 4\.1 MB of metadata for a 128×96 image; at most 4\.0 MB/);
+  assert.equal(structureProblem(surveyJpeg(afterSoi(base, ...fillerSegments(60)))), null, "3.8 MB is accepted");
 });
 
 Deno.test("minimumBytesFor counts one bit per 8×8 block of the most detailed component", () => {

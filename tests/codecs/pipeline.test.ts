@@ -5,6 +5,7 @@ import { inspectJpeg } from "../../codecs/mod.ts";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
+import { afterSoi, bogusIcc, validIccSegments } from "../setup/hostile-jpegs.ts";
 import { fixture, lumaQuantTable, pixelAt, settings, sofMarker } from "./helpers.ts";
 
 const run = async (name: string, overrides: Partial<CompressSettings> = {}) =>
@@ -198,6 +199,27 @@ Deno.test("an AdobeRGB ICC profile survives stripping byte for byte", async () =
   const output = inspectJpeg((await run("icc-adobergb.jpg")).bytes);
   const icc = (i: typeof input) => i.segments.filter((s) => s.marker === 0xe2).map((s) => Array.from(s.payload).join());
   assert.deepEqual(icc(output), icc(input));
+});
+
+Deno.test("[regression] ICC chunks that disagree with themselves are dropped, a valid split profile is kept", async () => {
+  const base = await fixture("base.jpg");
+  const compress = (bytes: Uint8Array) =>
+    compressImage(new AbortController().signal, {
+      bytes,
+      settings: settings({ stripMetadata: false }),
+      maxPixels: 50e6,
+    });
+  // I4: 40 chunks all numbered 1 of 40, declaring a 512-byte profile: 2.6 MB of anything.
+  const bogus = await compress(bogusIcc(base, 40));
+  assert.ok(bogus.bytes.length < 100_000, `${bogus.bytes.length} bytes`);
+  assert.ok(!inspectJpeg(bogus.bytes).metadata.includes("icc"));
+  assert.ok(bogus.metadata.removed.includes("ICC profile"));
+  // A 200 KB profile in 4 chunks, numbered 1-4 and adding up to its declared size, is carried whole.
+  const valid = await compress(afterSoi(base, ...validIccSegments(200_000)));
+  const chunks = inspectJpeg(valid.bytes).segments.filter((s) => s.marker === 0xe2);
+  assert.equal(chunks.length, 4);
+  assert.equal(chunks.reduce((n, c) => n + c.payload.length - 14, 0), 200_000);
+  assert.ok(valid.metadata.kept.includes("ICC profile"));
 });
 
 Deno.test("compress keeps the original when the output would not be smaller", async () => {

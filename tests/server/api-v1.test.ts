@@ -350,6 +350,40 @@ Deno.test("multipart with exactly one file is accepted; two files or a text fiel
   await t.close();
 });
 
+/** A multipart body of one file and the Content-Type declaring it, the media type spelled as given. */
+async function multipartBody(file: File, mediaType: string) {
+  const form = new FormData();
+  form.append("images", file);
+  const request = new Request("http://localhost/", { method: "POST", body: form });
+  const boundary = request.headers.get("Content-Type")!.match(/boundary=(.*)$/)![1]!;
+  return { body: await request.arrayBuffer(), contentType: `${mediaType}; boundary=${boundary}` };
+}
+
+Deno.test("[regression] media types are compared case-insensitively: MULTIPART/FORM-DATA is multipart, on the API and the web upload", async () => {
+  const { t, cookie, key, compressor } = await setup();
+  for (const [i, mediaType] of ["MULTIPART/FORM-DATA", "Multipart/Form-Data"].entries()) {
+    const { body, contentType } = await multipartBody(taggedFile(`mp${i}`, `photo${i}.jpg`), mediaType);
+    const res = await t.request(V1.compress + "?async=true", {
+      method: "POST",
+      headers: bearer(key, { "Content-Type": contentType }),
+      body,
+    });
+    assert.equal(res.status, 202, `${mediaType}: ${await res.clone().text()}`);
+    const { id } = await res.json();
+    assert.equal((await (await v1Get(t, key, V1.job(id))).json()).filename, `photo${i}.jpg`, "read as multipart");
+  }
+  const { body, contentType } = await multipartBody(taggedFile("web", "web.jpg"), "MULTIPART/Form-Data");
+  const web = await t.request("/api/compress", {
+    method: "POST",
+    headers: { Cookie: cookie, "Content-Type": contentType },
+    body,
+  });
+  assert.equal(web.status, 201, await web.clone().text());
+  assert.equal((await web.json()).jobs[0].filename, "web.jpg");
+  for (const call of await compressor.started(1)) call.finish();
+  await t.close();
+});
+
 Deno.test("415 for what is not a JPEG by its bytes, 400 for an empty body; nothing is left behind", async () => {
   const { t, cookie, key } = await setup();
   await expectError(await v1Compress(t, key, await fixture("png-renamed.jpg")), 415, /not a JPEG.*PNG/);
@@ -431,6 +465,13 @@ Deno.test("settings come from the query string by the web form's rules: 400 nami
     ["qualty=50&fromat=webp", /^Unknown query parameters 'qualty', 'fromat'/],
     ["quality=50&quality=60", /^quality is given 2 times; give it once$/],
     ["async=yes", /^async must be "true" or "false"$/],
+    // A parameter without a name: the client meant something by it (async=true so the old acceptance answered at once).
+    ["=1&async=true", /^Unknown query parameter '' \(a parameter without a name\); the settings are quality, /],
+    ["async=true&&&", /^Unknown query parameter '' \(a parameter without a name\)/],
+    ["async=true&", /^Unknown query parameter '' \(a parameter without a name\)/],
+    ["async=true&=", /^Unknown query parameter ''/],
+    ["qualty=5&=1&async=true", /^Unknown query parameters 'qualty', '' \(a parameter without a name\)/],
+    ["__proto__=1&async=true", /^Unknown query parameter '__proto__'/],
   ];
   for (const [query, pattern] of cases) await expectError(await v1Compress(t, key, image, query), 400, pattern);
   await nothingLeftBehind(t, cookie);
@@ -520,6 +561,19 @@ Deno.test(`503 once the account has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinishe
     await res.body?.cancel();
     return res.status === 202;
   });
+  await t.close();
+});
+
+Deno.test(`[regression] 40 API requests at once admit ${MAX_API_JOBS_IN_FLIGHT} jobs, not more (requests still arriving count)`, async () => {
+  const { t, key } = await setup();
+  await makePremium(t, "alice");
+  const all = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => v1Compress(t, key, taggedFile(`p${i}`), "async=true")),
+  );
+  const statuses = all.map((r) => r.status);
+  await Promise.all(all.map((r) => r.body?.cancel()));
+  assert.equal(statuses.filter((s) => s === 202).length, MAX_API_JOBS_IN_FLIGHT, statuses.join());
+  assert.equal(statuses.filter((s) => s === 503).length, 40 - MAX_API_JOBS_IN_FLIGHT);
   await t.close();
 });
 

@@ -27,6 +27,7 @@ function harness(slots: number, room?: number | (() => number)) {
     userLimit: 10,
     order: scheduler.nextOrder(),
     pixels: megapixels * 1e6,
+    bytes: 0,
   });
   /**
    * Calls `end` (which settles a run) and resolves once the scheduler has handled that end: its

@@ -19,6 +19,7 @@ const job = (jobId: string, userId: number, over: Partial<QueuedJob> = {}): Queu
   userLimit: 2,
   order: ++order,
   pixels: 1e6,
+  bytes: 0,
   ...over,
 });
 

@@ -17,7 +17,14 @@ import {
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
-import { inspectJpeg, isCodecError, peekJpegSize, sniffFormat } from "../../../codecs/mod.ts";
+import {
+  inspectJpeg,
+  isCodecError,
+  type JpegSurvey,
+  sniffFormat,
+  structureProblem,
+  surveyJpeg,
+} from "../../../codecs/mod.ts";
 import { ApiError } from "../../http-error.ts";
 import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
@@ -36,6 +43,7 @@ export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, p
   return {
     jobId: row.id,
     pixels: row.pixels,
+    bytes: row.originalSize,
     userId: row.userId,
     batchId: batch.id,
     planPriority: plan.priority,
@@ -63,19 +71,21 @@ type NewEntry =
 const withoutName = (message: string, name: string) =>
   message.replace(`'${name}': `, "").replace(`'${name}' is `, "This file is ");
 
-/** Enough of a file's start to find its frame header behind typical EXIF/ICC segments. */
-const HEAD_BYTES = 512 * 1024;
+/**
+ * The file's structure, read whole: the frame header is found however far into the file it is
+ * (segment lengths only, no decode), and the walk keeps nothing per segment (ADR 027).
+ */
+const surveyOf = async (file: Blob) => surveyJpeg(new Uint8Array(await file.arrayBuffer()));
 
-const headOf = async (file: Blob) => new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
-
-/** The pixel count a JPEG's header declares (0 when the head holds no readable frame header). */
-function pixelsOf(head: Uint8Array): number {
-  const size = peekJpegSize(head);
-  return size ? size.width * size.height : 0;
-}
+/** The pixel count a JPEG's header declares (0 when it has no readable frame header). */
+const pixelsOf = (survey: JpegSurvey) => survey.frame ? survey.frame.width * survey.frame.height : 0;
 
 export class Admission {
   #c: CompressionCore;
+  /** API uploads per user whose body is still arriving here (no job row yet). */
+  #apiArriving = new Map<number, number>();
+  /** The last in-flight check per user: the next one waits for it. */
+  #apiChecks = new Map<number, Promise<void>>();
 
   constructor(core: CompressionCore) {
     this.#c = core;
@@ -108,14 +118,34 @@ export class Admission {
   async openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
     refuseTargetOffPlan(planOf(user, this.#c.now()), settings);
     const intake = await this.openUpload(user);
-    try {
-      if (await q.countUnfinishedApiJobs(this.#c.db, user.id) >= MAX_API_JOBS_IN_FLIGHT) {
+    // One check at a time per user, and requests still arriving here count with the unfinished jobs:
+    // 150 requests at once otherwise all read the same count (issue 29, I1). A request counts until
+    // its job row exists (`admit`) or it is refused: both release the intake.
+    const previous = this.#apiChecks.get(user.id) ?? Promise.resolve();
+    const check = previous.then(async () => {
+      const unfinished = await q.countUnfinishedApiJobs(this.#c.db, user.id);
+      const arriving = this.#apiArriving.get(user.id) ?? 0; // read after the await: releases happen meanwhile
+      if (unfinished + arriving >= MAX_API_JOBS_IN_FLIGHT) {
         throw new ApiError(
           503,
           `This account already has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished; wait for some to end and try again`,
           { "Retry-After": "5" },
         );
       }
+      this.#apiArriving.set(user.id, arriving + 1);
+      intake.onRelease(() => {
+        const left = (this.#apiArriving.get(user.id) ?? 1) - 1;
+        if (left > 0) this.#apiArriving.set(user.id, left);
+        else this.#apiArriving.delete(user.id);
+      });
+    });
+    const settled = check.catch(() => {});
+    this.#apiChecks.set(user.id, settled);
+    settled.then(() => {
+      if (this.#apiChecks.get(user.id) === settled) this.#apiChecks.delete(user.id);
+    });
+    try {
+      await check;
     } catch (err) {
       intake.release();
       throw err;
@@ -140,7 +170,7 @@ export class Admission {
       verdicts.push(
         file.size > plan.maxFileBytes
           ? { refused: fileTooLarge(plan, names[i], file.size) }
-          : this.#checkContent(names[i]!, await headOf(file), plan),
+          : await this.#checkContent(names[i]!, file, plan),
       );
     }
     const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
@@ -165,8 +195,9 @@ export class Admission {
           : { name: names[i]!, size: file.size, original: file, pixels: verdict.pixels, charged: true };
       }),
       day,
+      // The stored files now hold the room the body reserved, and the rows count as unfinished jobs.
+      () => intake.release(),
     );
-    intake.release(); // the stored files now hold the room the body reserved
     const refused = verdicts.flatMap((v, i) =>
       "refused" in v ? [{ filename: names[i]!, status: v.refused.status, error: v.refused.message }] : []
     );
@@ -214,7 +245,7 @@ export class Admission {
         name: row.filename,
         size: original.size,
         original,
-        pixels: pixelsOf(await headOf(original)),
+        pixels: pixelsOf(await surveyOf(original)),
         charged: !free,
         sourceJobId: rootId,
       });
@@ -261,6 +292,7 @@ export class Admission {
     batch: { name: string; settings: SavedSettings; apiKeyId?: string },
     entries: NewEntry[],
     day: string,
+    admitted: () => void = () => {},
   ): Promise<{ jobs: Job[]; batch: Batch }> {
     const now = new Date(this.#c.now());
     const { settings } = batch;
@@ -319,6 +351,7 @@ export class Admission {
         count: charged,
         limit: plan.dailyCompressions,
       });
+      admitted();
     } catch (err) {
       // The admission did not commit: no row claims the originals stored for it, so they go.
       await this.#c.files.free({ freeBytes: stored.map(({ id }) => id) });
@@ -337,11 +370,13 @@ export class Admission {
   }
 
   /**
-   * Refuses what is not a JPEG (magic bytes) or is over the pixel limit, from the
-   * file's head. A corrupt JPEG is not refused: it fails as its own job.
+   * Refuses what is not a JPEG (magic bytes), is over the pixel limit wherever its frame header
+   * is, or whose structure or metadata is out of all proportion to its image (ADR 027). A
+   * corrupt JPEG is not refused: it fails as its own job.
    * Accepted: the pixel count from the header (0 when the header is unreadable).
    */
-  #checkContent(name: string, head: Uint8Array, plan: PlanLimits): FileVerdict {
+  async #checkContent(name: string, file: Blob, plan: PlanLimits): Promise<FileVerdict> {
+    const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
     if (sniffFormat(head) !== "jpeg") {
       let reason = "The file is not a JPEG image";
       try {
@@ -351,17 +386,22 @@ export class Admission {
       }
       return { refused: new ApiError(415, `'${name}': ${reason}`) };
     }
-    const size = peekJpegSize(head);
-    const pixels = size ? size.width * size.height : 0;
-    if (size && pixels > plan.maxPixels) {
+    const survey = await surveyOf(file);
+    const pixels = pixelsOf(survey);
+    if (survey.frame && pixels > plan.maxPixels) {
+      const { width, height } = survey.frame;
       const mp = (pixels / 1e6).toFixed(1);
       return {
         refused: new ApiError(
           413,
-          `'${name}' is ${size.width}×${size.height} (${mp} MP); the ${plan.name} plan allows ${
-            plan.maxPixels / 1e6
-          } MP`,
+          `'${name}' is ${width}×${height} (${mp} MP); the ${plan.name} plan allows ${plan.maxPixels / 1e6} MP`,
         ),
+      };
+    }
+    const problem = structureProblem(survey);
+    if (problem) {
+      return {
+        refused: new ApiError(problem.code === "metadata_too_large" ? 413 : 422, `'${name}': ${problem.message}`),
       };
     }
     return { pixels };

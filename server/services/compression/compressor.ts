@@ -36,10 +36,10 @@ export interface Compressor {
   /** How many images it works on at once (the scheduler dispatches this many). */
   readonly size: number;
   /**
-   * Estimated peak memory (bytes) of one job on an image of `pixels`, so the
-   * scheduler can keep the process within its memory budget. Absent: not limited.
+   * Estimated peak memory (bytes) of one job on an image of `pixels` in a file of `bytes`, so
+   * the scheduler can keep the process within its memory budget. Absent: not limited.
    */
-  jobMemory?(pixels: number): number;
+  jobMemory?(pixels: number, bytes: number): number;
   /** Compresses `bytes` (a buffer is taken over; a Blob is read by the worker). */
   compress(bytes: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
   /** Measures a result against its original (buffers are taken over, as with `compress`). */

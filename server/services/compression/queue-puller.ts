@@ -123,6 +123,7 @@ function asQueued(j: ClaimableJob, plan: PlanLimits): QueuedJob {
     userId: j.userId,
     batchId: j.batchId,
     pixels: j.pixels,
+    bytes: Number(j.bytes),
     planPriority: plan.priority,
     batchPriority: BATCH_PRIORITY_RANK[j.batchPriority],
     userLimit: concurrencyOf(plan, j.maxConcurrent),

@@ -29,7 +29,7 @@ export interface BackgroundTask {
 /** What jobs in work may use (memory): how much there is now, and what one job takes. */
 export interface WorkBudget {
   room(): number;
-  cost(job: { pixels: number }): number;
+  cost(job: { pixels: number; bytes?: number }): number;
 }
 
 const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };

@@ -80,7 +80,18 @@ export class UploadIntake {
     return fileTooLarge(this.plan);
   }
 
+  #onRelease: (() => void) | null = null;
+
+  /** Runs `fn` once, at the first `release`. */
+  onRelease(fn: () => void): void {
+    this.#onRelease = fn;
+  }
+
+  /** Gives back the room the body reserved (idempotent: the route and `admit` both call it). */
   release(): void {
     this.reservation.release();
+    const fn = this.#onRelease;
+    this.#onRelease = null;
+    fn?.();
   }
 }

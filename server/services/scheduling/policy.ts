@@ -38,6 +38,8 @@ export interface QueuedJob {
   order: number;
   /** Width × height from the header (0 if unreadable). */
   pixels: number;
+  /** The original's size: a job's memory follows its bytes as well as its pixels (ADR 027). */
+  bytes: number;
 }
 
 /** What the policy needs besides the waiting jobs. */
