@@ -6,7 +6,6 @@ import { parseArgs } from "node:util";
 import { API_KEY_PREFIX } from "../contract/api-keys.ts";
 import {
   type Encoder,
-  ENCODER_FORMAT_ERROR,
   ENCODERS,
   OUTPUT_FORMATS,
   type OutputFormat,
@@ -14,6 +13,7 @@ import {
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../contract/settings.ts";
+import { encoderFits, encoderFormatError, FORMATS } from "../contract/formats.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "./client.ts";
 
 /** A failure the CLI reports in one line and ends with `exitCode`. */
@@ -136,9 +136,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const quality = values.quality === undefined ? undefined : wholeNumber("--quality", values.quality, QUALITY_RANGE);
   const format = values.format === undefined ? undefined : oneOf("--format", values.format, OUTPUT_FORMATS);
   const encoder = values.encoder === undefined ? undefined : oneOf("--encoder", values.encoder, ENCODERS);
-  if (format === "webp" && encoder === "jpegli") throw new UsageError(ENCODER_FORMAT_ERROR.replace(/(\w+)=/g, "--$1 "));
-  if (format === "webp" && inPlace) {
-    throw new UsageError("--in-place keeps the .jpg names, so it cannot write WebP; use --out with --format webp");
+  if (format && encoder && !encoderFits(format, encoder)) {
+    throw new UsageError(encoderFormatError(format, encoder).replace(/(\w+)=/g, "--$1 "));
+  }
+  if (format && format !== "jpeg" && inPlace) {
+    const label = FORMATS[format].label;
+    throw new UsageError(
+      `--in-place keeps the .jpg names, so it cannot write ${label}; use --out with --format ${format}`,
+    );
   }
   const target = values.target === undefined ? undefined : parseTarget(values.target);
   const concurrency = values.concurrency === undefined

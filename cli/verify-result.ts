@@ -5,7 +5,8 @@
  */
 import { V1_HEADERS } from "../contract/api-keys.ts";
 import { PLANS } from "../contract/plans.ts";
-import { DEFAULT_SAVED_SETTINGS, type OutputFormat } from "../contract/settings.ts";
+import { DEFAULT_SAVED_SETTINGS } from "../contract/settings.ts";
+import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from "../contract/formats.ts";
 import { FileFailedError } from "./client.ts";
 
 export interface ResultType {
@@ -31,20 +32,22 @@ function startsAvif(b: Uint8Array): boolean {
 }
 
 /**
- * Every format the server may answer, by the name `--format` takes. A format added to the contract's
- * OUTPUT_FORMATS must have its entry here (the type says so); AVIF and JPEG XL wait here already.
+ * First bytes by media type: every output format's (contract/formats.ts), and JPEG XL's ahead of its format.
+ * A format without an entry here verifies nothing (a test says so).
  */
-export const RESULT_TYPES: Record<OutputFormat | "avif" | "jxl", ResultType> = {
-  jpeg: { mediaType: "image/jpeg", name: "JPEG", starts: (b) => at(b, 0, [0xff, 0xd8, 0xff]) },
-  webp: { mediaType: "image/webp", name: "WebP", starts: (b) => at(b, 0, ascii("RIFF")) && at(b, 8, ascii("WEBP")) },
-  avif: { mediaType: "image/avif", name: "AVIF", starts: startsAvif },
-  jxl: {
-    mediaType: "image/jxl",
-    name: "JPEG XL",
-    // A bare codestream, or the ISO-BMFF container's signature box.
-    starts: (b) => at(b, 0, [0xff, 0x0a]) || at(b, 0, [0, 0, 0, 0x0c, ...ascii("JXL "), 0x0d, 0x0a, 0x87, 0x0a]),
-  },
+export const SIGNATURES: Readonly<Record<string, (head: Uint8Array) => boolean>> = {
+  "image/jpeg": (b) => at(b, 0, [0xff, 0xd8, 0xff]),
+  "image/webp": (b) => at(b, 0, ascii("RIFF")) && at(b, 8, ascii("WEBP")),
+  "image/avif": startsAvif,
+  // A bare codestream, or the ISO-BMFF container's signature box.
+  "image/jxl": (b) => at(b, 0, [0xff, 0x0a]) || at(b, 0, [0, 0, 0, 0x0c, ...ascii("JXL "), 0x0d, 0x0a, 0x87, 0x0a]),
 };
+
+/** Every format the server may answer, by the name `--format` takes: the manifest's facts and its signature. */
+export const RESULT_TYPES = Object.fromEntries(OUTPUT_FORMATS.map((format) => {
+  const { mimeType, label } = FORMATS[format];
+  return [format, { mediaType: mimeType, name: label, starts: SIGNATURES[mimeType] ?? (() => false) }];
+})) as Record<OutputFormat, ResultType>;
 
 /**
  * The most a result can be: the server keeps the original when it cannot make it smaller, so a result is never

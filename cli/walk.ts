@@ -4,7 +4,7 @@
  * an input unless --in-place was asked for.
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
-import type { OutputFormat } from "../contract/settings.ts";
+import { FORMATS, type OutputFormat } from "../contract/formats.ts";
 import { CliError, UsageError } from "./args.ts";
 
 export interface PlannedFile {
@@ -26,10 +26,11 @@ export interface PlanRequest {
 /** .jpg and .jpeg, in any case. */
 export const isJpegName = (name: string): boolean => /\.jpe?g$/i.test(name);
 
-/** The output name for `format`: WebP results get a .webp extension. */
+/** The output name for `format`: results in another format than JPEG get its extension (photo.webp). */
 export function outputName(relPath: string, format: OutputFormat | undefined): string {
-  if (format !== "webp") return relPath;
-  return /\.(jpe?g|jfif)$/i.test(relPath) ? relPath.replace(/\.(jpe?g|jfif)$/i, ".webp") : `${relPath}.webp`;
+  if (format === undefined || format === "jpeg") return relPath;
+  const extension = `.${FORMATS[format].extension}`;
+  return /\.(jpe?g|jfif)$/i.test(relPath) ? relPath.replace(/\.(jpe?g|jfif)$/i, extension) : `${relPath}${extension}`;
 }
 
 interface Found {

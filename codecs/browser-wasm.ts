@@ -7,6 +7,7 @@
  */
 import {
   CODEC_WASM,
+  type CodecWasmName,
   type CompiledModules,
   JPEGLI_WASM,
   METRIC_WASM,
@@ -15,13 +16,13 @@ import {
   useCompiledModules,
 } from "./wasm.ts";
 
-/** The packages' files, in CODEC_WASM's order (node_modules/@jsquash/* are the pinned packages). */
-const PACKAGE_FILES: readonly URL[] = [
-  new URL("../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm", import.meta.url),
-  new URL("../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm", import.meta.url),
-  new URL("../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm", import.meta.url),
-  new URL("../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm", import.meta.url),
-];
+/** The packages' files by CODEC_WASM's names (node_modules/@jsquash/* are the pinned packages). */
+const PACKAGE_FILES: Readonly<Record<CodecWasmName, URL>> = {
+  "mozjpeg-decode": new URL("../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm", import.meta.url),
+  "mozjpeg-encode": new URL("../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm", import.meta.url),
+  "webp-decode": new URL("../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm", import.meta.url),
+  "webp-encode": new URL("../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm", import.meta.url),
+};
 
 const compile = async (url: URL): Promise<WebAssembly.Module> => {
   const response = await fetch(url);
@@ -36,9 +37,11 @@ const compile = async (url: URL): Promise<WebAssembly.Module> => {
 export async function loadBrowserCodecs(): Promise<void> {
   const modules: CompiledModules = {};
   await Promise.all([
-    ...CODEC_WASM.map(async ([entry, file], i) => {
-      modules[packageWasmKey(entry, file)] = await compile(PACKAGE_FILES[i]!);
-    }),
+    ...(Object.entries(CODEC_WASM) as [CodecWasmName, readonly [string, string]][]).map(
+      async ([name, [entry, file]]) => {
+        modules[packageWasmKey(entry, file)] = await compile(PACKAGE_FILES[name]);
+      },
+    ),
     ...[JPEGLI_WASM, METRIC_WASM_PORTABLE].map(async (url) => {
       modules[url.href] = await compile(url);
     }),

@@ -4,6 +4,7 @@
  * tests for a format or an encoder by name.
  */
 import type { ChromaSubsampling, CodecId, CompressSettings } from "../contract/settings.ts";
+import { appliesTo, FORMATS, type OutputFormat } from "../contract/formats.ts";
 import type { RgbaImage } from "./jpeg/decode.ts";
 
 export type { CodecId };
@@ -18,6 +19,8 @@ export interface EncodeContext {
 export interface Codec {
   /** Reported per job as `encoder`; the app's names for it are in contract/codec-labels.ts. */
   id: CodecId;
+  /** The format it writes; the next three fields are that format's facts (`writes`). */
+  format: OutputFormat;
   mimeType: string;
   extension: string;
   /**
@@ -38,4 +41,15 @@ export interface Codec {
   decode(bytes: Uint8Array): Promise<RgbaImage>;
   /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */
   predictQuality(goal: number, chroma: ChromaSubsampling): number;
+}
+
+/** A codec's format facts, from the format manifest (contract/formats.ts): never written twice. */
+export function writes(format: OutputFormat): Pick<Codec, "format" | "mimeType" | "extension" | "capabilities"> {
+  const facts = FORMATS[format];
+  return {
+    format,
+    mimeType: facts.mimeType,
+    extension: facts.extension,
+    capabilities: { metadata: facts.metadata === "all", chromaSubsampling: appliesTo(format, "chromaSubsampling") },
+  };
 }

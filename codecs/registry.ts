@@ -1,9 +1,11 @@
 /**
- * The codec registry: every encoder the engine has, and which of them writes each output format. Adding a
- * format (AVIF, say) is one folder exporting a `Codec`, one entry here and one value in contract/settings.ts.
+ * The codec registry: every encoder the engine has, by the codec ids of the format manifest
+ * (contract/formats.ts), which says which of them writes each output format. Adding a format (AVIF,
+ * say) is one folder exporting a `Codec`, one entry here and one in the manifest.
  * The same registry serves the server's workers and (for the live preview) the browser.
  */
-import type { CompressSettings, OutputFormat } from "../contract/settings.ts";
+import type { CompressSettings } from "../contract/settings.ts";
+import { FORMATS, type OutputFormat } from "../contract/formats.ts";
 import type { Codec, CodecId } from "./codec.ts";
 import { mozjpeg } from "./jpeg/codec.ts";
 import { jpegli } from "./jpegli/codec.ts";
@@ -11,25 +13,21 @@ import { webp } from "./webp/codec.ts";
 
 export const CODECS: Readonly<Record<CodecId, Codec>> = { mozjpeg, jpegli, webp };
 
-/** The encoders of each output format, the default first. Score goals search all of a format's encoders. */
-export const FORMAT_CODECS: Readonly<Record<OutputFormat, readonly CodecId[]>> = {
-  jpeg: ["mozjpeg", "jpegli"],
-  webp: ["webp"],
-};
+/** The encoders of an output format, the default first (the format manifest's). Score goals search all of them. */
+const encodersOf = (format: OutputFormat): readonly CodecId[] => FORMATS[format].encoders;
 
 /** The codec that runs a fixed-quality job: the chosen encoder where the format has it, else the format's own. */
 export function codecFor(settings: Pick<CompressSettings, "format" | "encoder">): Codec {
-  const ids = FORMAT_CODECS[settings.format];
+  const ids = encodersOf(settings.format);
   return CODECS[ids.includes(settings.encoder) ? settings.encoder : ids[0]!];
 }
 
 /** Every encoder a score goal searches for this format. */
 export function searchCodecs(format: OutputFormat): Codec[] {
-  return FORMAT_CODECS[format].map((id) => CODECS[id]);
+  return encodersOf(format).map((id) => CODECS[id]);
 }
 
 /** The codec whose output a sniffed format is (to decode a stored result), if the engine writes that format. */
 export function outputCodec(format: string): Codec | null {
-  const ids = (FORMAT_CODECS as Record<string, readonly CodecId[] | undefined>)[format];
-  return ids ? CODECS[ids[0]!] : null;
+  return format in FORMATS ? CODECS[encodersOf(format as OutputFormat)[0]!] : null;
 }

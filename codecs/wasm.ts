@@ -15,13 +15,18 @@ import { adviseHugePages } from "./libc.ts";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
-/** Every codec WASM a worker may load: [a resolvable module of the package, the file relative to it]. */
-export const CODEC_WASM: ReadonlyArray<readonly [entry: string, file: string]> = [
-  ["@jsquash/jpeg/decode.js", "./codec/dec/mozjpeg_dec.wasm"],
-  ["@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm"],
-  ["@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm"],
-  ["@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm"],
-];
+/**
+ * Every package WASM a worker may load, by name: [a resolvable module of the package, the file relative to
+ * it]. The browser's list (browser-wasm.ts) is keyed by the same names, so a module added here without its
+ * browser file does not compile.
+ */
+export const CODEC_WASM = {
+  "mozjpeg-decode": ["@jsquash/jpeg/decode.js", "./codec/dec/mozjpeg_dec.wasm"],
+  "mozjpeg-encode": ["@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm"],
+  "webp-decode": ["@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm"],
+  "webp-encode": ["@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm"],
+} as const satisfies Record<string, readonly [entry: string, file: string]>;
+export type CodecWasmName = keyof typeof CODEC_WASM;
 
 /** WASM of our own, committed next to its C source (codecs/README.md says how to rebuild it). */
 export const METRIC_WASM = new URL("./quality/ssimulacra2.wasm", import.meta.url);
@@ -47,7 +52,7 @@ export type CompiledModules = Record<string, WebAssembly.Module>;
  */
 export async function compileCodecs(): Promise<CompiledModules> {
   const modules: CompiledModules = {};
-  for (const [entry, file] of CODEC_WASM) {
+  for (const [entry, file] of Object.values(CODEC_WASM)) {
     modules[packageWasmKey(entry, file)] = await compilePackageWasm(entry, file);
   }
   for (const url of OWN_WASM) {

@@ -4,6 +4,7 @@
  * control or bidirectional-override characters, nothing a file system refuses,
  * a bounded length.
  */
+import { type Encoder, ENCODERS, FORMATS, hasEncoderChoice, type OutputFormat } from "./formats.ts";
 
 /** Longest base name kept (code points), before the extension. */
 export const MAX_BASE_NAME = 120;
@@ -31,9 +32,9 @@ export function safeFileName(name: string): string {
 }
 
 /** The name a result is saved under: the safe base name with the output's real extension. */
-export function downloadName(filename: string, format: "jpeg" | "webp"): string {
+export function downloadName(filename: string, format: OutputFormat): string {
   const base = safeFileName(filename).replace(/\.(jpe?g|jfif)$/i, "").replace(/[\s.]+$/, "") || "image";
-  return `${[...base].slice(0, MAX_BASE_NAME).join("")}.${format === "webp" ? "webp" : "jpg"}`;
+  return `${[...base].slice(0, MAX_BASE_NAME).join("")}.${FORMATS[format].extension}`;
 }
 
 /**
@@ -47,8 +48,8 @@ export function allResultsZipName(day: string, count: number, allVersions = fals
 
 /** What a version's name is made of: the settings it was compressed with (contract/settings.ts). */
 export interface VersionSettings {
-  format: "jpeg" | "webp";
-  encoder: "mozjpeg" | "jpegli";
+  format: OutputFormat;
+  encoder: Encoder;
   quality: number;
   target: { kind: "auto" } | { kind: "size"; kb: number } | { kind: "quality"; score: number } | null;
 }
@@ -59,7 +60,9 @@ export function settingsTag(s: VersionSettings): string {
   if (t?.kind === "auto") return "auto";
   if (t?.kind === "size") return `size${t.kb}kb`;
   if (t?.kind === "quality") return `score${String(t.score).replace(".", "_")}`;
-  return `${s.format === "jpeg" && s.encoder === "jpegli" ? "jpegli-" : ""}q${s.quality}`;
+  // The default encoder goes unsaid, and so does an encoder the format does not use.
+  const named = s.encoder !== ENCODERS[0] && hasEncoderChoice(s.format) ? `${s.encoder}-` : "";
+  return `${named}q${s.quality}`;
 }
 
 /**
@@ -67,7 +70,7 @@ export function settingsTag(s: VersionSettings): string {
  * `beach.jpegli-q80.jpg`, `beach.size200kb.jpg`, `beach.score85.jpg`, `beach.q70.webp`. `format` is the
  * output's real one (a kept original stays a JPEG, whatever was asked).
  */
-export function versionName(filename: string, settings: VersionSettings, format: "jpeg" | "webp"): string {
+export function versionName(filename: string, settings: VersionSettings, format: OutputFormat): string {
   const plain = downloadName(filename, format);
   const dot = plain.lastIndexOf(".");
   return `${plain.slice(0, dot)}.${settingsTag(settings)}${plain.slice(dot)}`;

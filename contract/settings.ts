@@ -4,19 +4,24 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_CONCURRENT } from "./plans.ts";
+import {
+  CODEC_IDS,
+  type CodecId,
+  type Encoder,
+  encoderFits,
+  encoderFormatError,
+  ENCODERS,
+  hasEncoderChoice,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+} from "./formats.ts";
 
-export const OUTPUT_FORMATS = ["jpeg", "webp"] as const;
-/** The JPEG encoders (codecs/registry.ts): MozJPEG (the spec's `mozjpeg` toggle applies to it) and jpegli. */
-export const ENCODERS = ["mozjpeg", "jpegli"] as const;
-/** Every codec that can make a job's bytes (reported per job as `encoder`): the JPEG encoders and each other format's own. */
-export const CODEC_IDS = [...ENCODERS, "webp"] as const;
+// The format facts live in formats.ts; these are re-exported for the settings' many readers.
+export { CODEC_IDS, type CodecId, type Encoder, ENCODERS, OUTPUT_FORMATS, type OutputFormat };
 export const MODES = ["speed", "balanced", "quality"] as const;
 export const CHROMA_SUBSAMPLINGS = ["4:4:4", "4:2:2", "4:2:0"] as const;
 export const BATCH_PRIORITIES = ["low", "normal", "high"] as const;
 
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-export type Encoder = (typeof ENCODERS)[number];
-export type CodecId = (typeof CODEC_IDS)[number];
 export type Mode = (typeof MODES)[number];
 export type ChromaSubsampling = (typeof CHROMA_SUBSAMPLINGS)[number];
 export type BatchPriority = (typeof BATCH_PRIORITIES)[number];
@@ -54,7 +59,7 @@ export type Target = z.infer<typeof targetSchema>;
  * target and a fixed quality use the chosen `encoder` (codecs/pipeline/encoder-search.ts).
  */
 export const searchesEncoders = (s: { format: OutputFormat; target: Target | null | undefined }): boolean =>
-  s.format === "jpeg" && (s.target?.kind === "auto" || s.target?.kind === "quality");
+  hasEncoderChoice(s.format) && (s.target?.kind === "auto" || s.target?.kind === "quality");
 
 /** How one image is compressed: what reaches the codecs. */
 const compressSettingsFields = z.object({
@@ -77,11 +82,11 @@ const batchOptionsFields = z.object({
   pauseOnError: flag("pauseOnError"),
 });
 
-/** WebP has no JPEG encoder: asking for jpegli with WebP output is a mistake, not a preference to ignore. */
-export const ENCODER_FORMAT_ERROR = "jpegli encodes JPEG only; use encoder=mozjpeg with format=webp";
+/** The best-known case of an encoder that does not fit its format (formats.ts `encoderFits`). */
+export const ENCODER_FORMAT_ERROR = encoderFormatError("webp", "jpegli");
 function encoderFitsFormat(settings: { format: OutputFormat; encoder: Encoder }, ctx: z.RefinementCtx): void {
-  if (settings.format === "webp" && settings.encoder === "jpegli") {
-    ctx.addIssue({ code: "custom", path: ["encoder"], message: ENCODER_FORMAT_ERROR });
+  if (!encoderFits(settings.format, settings.encoder)) {
+    ctx.addIssue({ code: "custom", path: ["encoder"], message: encoderFormatError(settings.format, settings.encoder) });
   }
 }
 

@@ -1,18 +1,15 @@
 /** MozJPEG as a registry codec (codecs/registry.ts): the settings → options mapping of options.ts. */
-import type { Codec } from "../codec.ts";
+import { type Codec, writes } from "../codec.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { decodeJpegPixels } from "./decode.ts";
 import { encodeJpegPixels } from "./encode.ts";
-import * as meta from "./meta.ts";
 import { mozJpegOptions } from "./options.ts";
 import { predictQuality, SCORE_SEARCH_TABLE } from "./score-curve.ts";
 
 export const mozjpeg: Codec = {
   id: "mozjpeg",
-  mimeType: meta.mimeType,
-  extension: meta.extension,
+  ...writes("jpeg"),
   encodeMsPerMp: 65, // balanced mode: 51-80 on Aqua, aitzgorri and Kleiber
-  capabilities: { metadata: true, chromaSubsampling: true },
   // 4:2:2 is not expressible in this build: emulated on a 4:4:4 frame (image/chroma.ts).
   prepare: (pixels, settings, grayscale) =>
     !grayscale && settings.chromaSubsampling === "4:2:2" ? averageChromaHorizontally(pixels) : pixels,

@@ -1,7 +1,4 @@
-/** MozJPEG (via @jsquash/jpeg 1.6.0): output type and the options we let reach the WASM. */
-export const mimeType = "image/jpeg";
-export const extension = "jpg";
-
+/** MozJPEG (via @jsquash/jpeg 1.6.0): the options we let reach the WASM. */
 /**
  * The whitelisted encoder options. `arithmetic` is deliberately absent: the
  * emscripten build calls exit() on options it cannot honour, so only keys

@@ -1,17 +1,14 @@
 /** jpegli as a registry codec (codecs/registry.ts). */
-import type { Codec } from "../codec.ts";
+import { type Codec, writes } from "../codec.ts";
 import { decodeJpegPixels } from "../jpeg/decode.ts";
 import { encodeJpegliPixels } from "./encode.ts";
-import * as meta from "./meta.ts";
 import { jpegliOptions } from "./options.ts";
 import { predictQuality } from "./score-curve.ts";
 
 export const jpegli: Codec = {
   id: "jpegli",
-  mimeType: meta.mimeType,
-  extension: meta.extension,
+  ...writes("jpeg"),
   encodeMsPerMp: 10, // 9-11 on Aqua, aitzgorri and Kleiber
-  capabilities: { metadata: true, chromaSubsampling: true },
   // jpegli writes 4:2:2 itself: no emulation.
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality, context) =>

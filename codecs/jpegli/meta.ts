@@ -1,7 +1,4 @@
-/** jpegli (Google's libjpeg-compatible encoder, our own WASM build): output type and options. */
-export const mimeType = "image/jpeg";
-export const extension = "jpg";
-
+/** jpegli (Google's libjpeg-compatible encoder, our own WASM build): its options. */
 /** The options our entry point (entry.cc) takes; nothing else reaches the WASM. */
 export interface JpegliOptions {
   /** Butteraugli distance (0.01-25; 1.0 is about visually lossless): what jpegli's quantiser aims at. */

@@ -1,17 +1,14 @@
 /** libwebp (lossy) as a registry codec (codecs/registry.ts). */
-import type { Codec } from "../codec.ts";
+import { type Codec, writes } from "../codec.ts";
 import { decodeWebpPixels } from "./decode.ts";
 import { encodeWebpPixels } from "./encode.ts";
-import * as meta from "./meta.ts";
 import { webpOptions } from "./options.ts";
 
 export const webp: Codec = {
   id: "webp",
-  mimeType: meta.mimeType,
-  extension: meta.extension,
+  ...writes("webp"),
   encodeMsPerMp: 95, // method 4: 78-108 on Aqua, aitzgorri and Kleiber
   // WebP lossy is always 4:2:0, and the encoder writes no metadata chunks.
-  capabilities: { metadata: false, chromaSubsampling: false },
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality) => encodeWebpPixels(pixels, webpOptions(settings, quality)),
   decode: decodeWebpPixels,

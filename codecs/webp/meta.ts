@@ -1,7 +1,4 @@
-/** libwebp (via @jsquash/webp 1.5.0): output type and the options we let reach the WASM. */
-export const mimeType = "image/webp";
-export const extension = "webp";
-
+/** libwebp (via @jsquash/webp 1.5.0): the options we let reach the WASM. */
 /** The whitelisted subset of libwebp's WebPConfig; everything else stays at jsquash's defaults. */
 export interface WebpOptions {
   quality: number;

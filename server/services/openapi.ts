@@ -24,6 +24,7 @@ import {
   v1AcceptedSchema,
 } from "../../contract/api-schemas.ts";
 import { PLANS } from "../../contract/plans.ts";
+import { FORMATS, OUTPUT_FORMATS } from "../../contract/formats.ts";
 import {
   DEFAULT_SAVED_SETTINGS,
   type SavedSettings,
@@ -106,6 +107,11 @@ const json = (description: string, ref: string, headers?: Json): Json => ({
 });
 
 const binary = (type: string): Json => ({ schema: { type: "string", contentMediaType: type } });
+
+/** A result is any output format's media type (contract/formats.ts). */
+const RESULT_CONTENT: Json = Object.fromEntries(
+  OUTPUT_FORMATS.map((f) => [FORMATS[f].mimeType, binary(FORMATS[f].mimeType)]),
+);
 
 /** What every key-authenticated route may answer besides its own. */
 const KEY_ERRORS: Json = {
@@ -195,7 +201,7 @@ function buildDocument(): Json {
             "200": {
               description: "The compressed image",
               headers: RESULT_HEADERS,
-              content: { "image/jpeg": binary("image/jpeg"), "image/webp": binary("image/webp") },
+              content: RESULT_CONTENT,
             },
             "202": json("Accepted (async=true): the job's id", "Accepted", {
               Location: { description: "GET it for the job", schema: { type: "string" } },
@@ -245,7 +251,7 @@ function buildDocument(): Json {
             "200": {
               description: "The result",
               headers: { [V1_HEADERS.jobId]: RESULT_HEADERS[V1_HEADERS.jobId] },
-              content: { "image/jpeg": binary("image/jpeg"), "image/webp": binary("image/webp") },
+              content: RESULT_CONTENT,
             },
             ...KEY_ERRORS,
             "404": error("No such job for this account"),

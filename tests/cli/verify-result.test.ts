@@ -1,11 +1,13 @@
 /** The checks a 200 passes before the CLI writes it: each type's first bytes, the headers, the body's length. */
 import assert from "node:assert/strict";
+import { FORMATS, OUTPUT_FORMATS } from "../../contract/formats.ts";
 import { V1_HEADERS } from "../../contract/api-keys.ts";
 import { MB } from "../../contract/plans.ts";
 import {
   expectedResult,
   MAX_RESULT_BYTES,
   RESULT_TYPES,
+  SIGNATURES,
   UnverifiedAnswerError,
   verifiedBody,
 } from "../../cli/verify-result.ts";
@@ -17,12 +19,15 @@ const bytes = (...parts: (string | number[])[]) =>
 const ftyp = (major: string, ...compatible: string[]) =>
   bytes([0, 0, 0, 16 + 4 * compatible.length], "ftyp", major, [0, 0, 0, 0], ...compatible);
 
-/** Each type's own samples; every other type must refuse them. */
-const SAMPLES: Record<keyof typeof RESULT_TYPES, Uint8Array[]> = {
-  jpeg: [bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], "JFIF"), bytes([0xff, 0xd8, 0xff, 0xdb])],
-  webp: [bytes("RIFF", [0x24, 0, 0, 0], "WEBPVP8 ")],
-  avif: [ftyp("avif", "mif1", "miaf"), ftyp("mif1", "miaf", "avif"), ftyp("avis", "msf1")],
-  jxl: [bytes([0xff, 0x0a, 0xfa]), bytes([0, 0, 0, 0x0c], "JXL ", [0x0d, 0x0a, 0x87, 0x0a], [0, 0, 0, 0x14], "ftyp")],
+/** Each media type's own samples; every other type must refuse them. */
+const SAMPLES: Record<string, Uint8Array[]> = {
+  "image/jpeg": [bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], "JFIF"), bytes([0xff, 0xd8, 0xff, 0xdb])],
+  "image/webp": [bytes("RIFF", [0x24, 0, 0, 0], "WEBPVP8 ")],
+  "image/avif": [ftyp("avif", "mif1", "miaf"), ftyp("mif1", "miaf", "avif"), ftyp("avis", "msf1")],
+  "image/jxl": [
+    bytes([0xff, 0x0a, 0xfa]),
+    bytes([0, 0, 0, 0x0c], "JXL ", [0x0d, 0x0a, 0x87, 0x0a], [0, 0, 0, 0x14], "ftyp"),
+  ],
 };
 const NOT_IMAGES = [
   bytes("<!doctype html>"),
@@ -35,13 +40,22 @@ const NOT_IMAGES = [
 ];
 
 Deno.test("verify result: each type knows its own first bytes and no other's", () => {
-  for (const [format, type] of Object.entries(RESULT_TYPES)) {
+  for (const [type, starts] of Object.entries(SIGNATURES)) {
     for (const [other, samples] of Object.entries(SAMPLES)) {
       for (const sample of samples) {
-        assert.equal(type.starts(sample), format === other, `${format} on a ${other} sample ${sample}`);
+        assert.equal(starts(sample), type === other, `${type} on a ${other} sample ${sample}`);
       }
     }
-    for (const sample of NOT_IMAGES) assert.equal(type.starts(sample), false, `${format} on ${sample}`);
+    for (const sample of NOT_IMAGES) assert.equal(starts(sample), false, `${type} on ${sample}`);
+  }
+});
+
+Deno.test("verify result: every output format of the manifest has its signature and its samples", () => {
+  for (const format of OUTPUT_FORMATS) {
+    const type = RESULT_TYPES[format];
+    assert.equal(type.mediaType, FORMATS[format].mimeType);
+    assert.ok(SIGNATURES[type.mediaType], `${format} has a signature`);
+    assert.ok(SAMPLES[type.mediaType]!.every((s) => type.starts(s)), `${format} accepts its samples`);
   }
 });
 

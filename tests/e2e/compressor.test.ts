@@ -134,7 +134,7 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.equal(await page.getByLabel("Progressive").count(), 0);
     assert.equal(await page.getByLabel("MozJPEG").count(), 0);
     assert.equal(await page.getByLabel("Strip metadata").count(), 0);
-    assert.match(await page.getByTestId("webp-note").textContent() ?? "", /drops all metadata.*ICC colour profile/);
+    assert.match(await page.getByTestId("format-note").textContent() ?? "", /drops all metadata.*ICC colour profile/);
     assert.equal(await page.getByTestId("settings-summary").textContent(), "Quality 90 · WebP · all metadata dropped");
     await page.getByLabel("Output format").selectOption("jpeg");
     // Targets are Premium: locked for a free user, with the way to upgrade.

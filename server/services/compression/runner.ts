@@ -11,12 +11,14 @@ import { planOf } from "../plan.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { findUserById } from "../../../db/queries/users.ts";
 import { isCodecError } from "../../../codecs/mod.ts";
+import { formatOfMimeType } from "../../../contract/formats.ts";
 import type { QueuedJob } from "../scheduling/policy.ts";
 import { UNEXPECTED_MESSAGE } from "../lifecycle/transitions.ts";
 import { batchSettings } from "./views.ts";
 import type { CompressionCore } from "./core.ts";
 
-const formatOf = (mimeType: string): Job["format"] => mimeType === "image/webp" ? "webp" : "jpeg";
+/** The format a result's media type is (a kept original is a JPEG). */
+const formatOf = (mimeType: string): Job["format"] => formatOfMimeType(mimeType) ?? "jpeg";
 
 export const ORIGINAL_GONE = "The original image is no longer held; please upload it again";
 

@@ -17,6 +17,7 @@ import {
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../../../../../contract/settings.ts";
+import { appliesTo, FORMATS, type FormatSetting, OUTPUT_FORMATS } from "../../../../../contract/formats.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
 /** A typed number into its range (an empty or non-numeric field reads as the minimum). */
@@ -91,7 +92,9 @@ export function SettingsPanel(
     premium: boolean;
   },
 ) {
-  const jpeg = settings.format === "jpeg";
+  const facts = FORMATS[settings.format];
+  /** Whether a format-specific control applies to the chosen format (the format manifest says). */
+  const has = (setting: FormatSetting) => appliesTo(settings.format, setting);
   const searchesBoth = searchesEncoders({ format: settings.format, target: premium ? settings.target : null });
   return (
     <section
@@ -137,14 +140,13 @@ export function SettingsPanel(
               value={settings.format}
               onChange={(e) => update({ format: e.target.value as SavedSettings["format"] })}
             >
-              <option value="jpeg">JPEG</option>
-              <option value="webp">WebP</option>
+              {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMATS[f].label}</option>)}
             </select>
           </Field>
           <Field
             label="Encoder"
             htmlFor="setting-encoder"
-            hint={jpeg
+            hint={has("encoder")
               ? (
                 <>
                   <span className="block">{ENCODER_HINTS[settings.encoder]}</span>
@@ -155,14 +157,14 @@ export function SettingsPanel(
                   )}
                 </>
               )
-              : "WebP has its own encoder."}
+              : `${facts.label} has its own encoder.`}
           >
             <select
               id="setting-encoder"
               aria-describedby="setting-encoder-hint"
               className={`${SELECT} disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500`}
               value={settings.encoder}
-              disabled={!jpeg}
+              disabled={!has("encoder")}
               onChange={(e) => update({ encoder: e.target.value as Encoder })}
             >
               {ENCODERS.map((e) => <option key={e} value={e} title={ENCODER_HINTS[e]}>{codecLabel(e)}</option>)}
@@ -171,7 +173,7 @@ export function SettingsPanel(
           <Field
             label="Compression mode"
             htmlFor="setting-mode"
-            hint={jpeg && settings.encoder === "jpegli" && !searchesBoth
+            hint={has("encoder") && settings.encoder === "jpegli" && !searchesBoth
               ? "Applies to MozJPEG and WebP; jpegli has one speed"
               : "Speed encodes fastest; Quality searches hardest for smaller files"}
           >
@@ -184,7 +186,7 @@ export function SettingsPanel(
               {MODES.map((m) => <option key={m} value={m}>{MODE_LABELS[m]}</option>)}
             </select>
           </Field>
-          {jpeg && (
+          {has("chromaSubsampling") && (
             <Field label="Chroma subsampling" htmlFor="setting-chroma">
               <select
                 id="setting-chroma"
@@ -199,7 +201,7 @@ export function SettingsPanel(
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
-          {jpeg && (
+          {has("progressive") && (
             <Toggle
               label="Progressive"
               hint="Loads in passes, coarse to sharp"
@@ -207,7 +209,7 @@ export function SettingsPanel(
               onChange={(v) => update({ progressive: v })}
             />
           )}
-          {jpeg && (
+          {has("mozjpeg") && (
             <Toggle
               label="MozJPEG"
               hint={settings.encoder === "mozjpeg" || searchesBoth
@@ -218,7 +220,7 @@ export function SettingsPanel(
               onChange={(v) => update({ mozjpeg: v })}
             />
           )}
-          {jpeg && (
+          {has("optimizeForWeb") && (
             <Toggle
               label="Optimize for web"
               hint="Optimised Huffman tables"
@@ -226,7 +228,7 @@ export function SettingsPanel(
               onChange={(v) => update({ optimizeForWeb: v })}
             />
           )}
-          {jpeg && (
+          {facts.metadata === "all" && (
             <Toggle
               label="Strip metadata"
               hint="Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
@@ -235,10 +237,11 @@ export function SettingsPanel(
             />
           )}
         </div>
-        {!jpeg && (
-          <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="webp-note">
-            WebP output drops all metadata: EXIF (including GPS and the camera details), XMP, IPTC, comments and the ICC
-            colour profile. The JPEG-only options (chroma, progressive, MozJPEG, Huffman tables) do not apply.
+        {facts.metadata === "none" && (
+          <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="format-note">
+            {facts.label}{" "}
+            output drops all metadata: EXIF (including GPS and the camera details), XMP, IPTC, comments and the ICC
+            colour profile. The JPEG-only options (progressive, MozJPEG, Huffman tables) do not apply.
           </p>
         )}
 

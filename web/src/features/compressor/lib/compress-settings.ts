@@ -1,12 +1,12 @@
-import type { Encoder } from "../../../../../contract/settings.ts";
+import { type Encoder, fittingEncoder } from "../../../../../contract/formats.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
 /**
- * The JPEG encoder the server is sent: the chosen one for JPEG output; WebP has its own encoder and the
- * server refuses jpegli with it (`ENCODER_FORMAT_ERROR`), so a jpegli kept in the panel goes as mozjpeg.
+ * The encoder the server is sent: the chosen one where the format has it; other formats have their own
+ * encoder and the server refuses jpegli with them, so a jpegli kept in the panel goes as the default.
  */
 export const encoderFor = (s: Pick<SavedSettings, "format" | "encoder">): Encoder =>
-  s.format === "webp" ? "mozjpeg" : s.encoder;
+  fittingEncoder(s.format, s.encoder);
 
 /** The panel's settings as the server accepts them to remember: the encoder fits the format. */
 export const savableSettings = (s: SavedSettings): SavedSettings => ({ ...s, encoder: encoderFor(s) });

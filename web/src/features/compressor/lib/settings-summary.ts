@@ -1,5 +1,6 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
+import { appliesTo, ENCODERS, FORMATS } from "../../../../../contract/formats.ts";
 import { qualityText } from "../../../lib/quality-text.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
@@ -10,13 +11,15 @@ import type { SavedSettings } from "../data/settings.ts";
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {
   const t = premium ? settings.target : null;
   const quality = qualityText(settings.quality, t);
-  const webp = settings.format === "webp";
-  const metadata = webp ? "all metadata dropped" : settings.stripMetadata ? "metadata stripped" : "metadata kept";
-  // MozJPEG is the default and goes unsaid; a score target tries both encoders, so none is named then.
-  const format = webp
-    ? "WebP"
-    : settings.encoder === "mozjpeg" || searchesEncoders({ format: settings.format, target: t })
-    ? "JPEG"
-    : `JPEG (${codecLabel(settings.encoder)})`;
+  const facts = FORMATS[settings.format];
+  const metadata = facts.metadata === "none"
+    ? "all metadata dropped"
+    : settings.stripMetadata
+    ? "metadata stripped"
+    : "metadata kept";
+  // The default encoder goes unsaid; a score target tries every encoder, so none is named then.
+  const named = appliesTo(settings.format, "encoder") && settings.encoder !== ENCODERS[0] &&
+    !searchesEncoders({ format: settings.format, target: t });
+  const format = named ? `${facts.label} (${codecLabel(settings.encoder)})` : facts.label;
   return [quality, format, metadata].join(" · ");
 }

@@ -10,6 +10,7 @@ import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { jobWarning } from "../../../lib/review.ts";
 import { previewUrl } from "@web-api/endpoints.ts";
+import { FORMATS } from "../../../../../contract/formats.ts";
 import { downloadJob } from "../data/download-job.ts";
 import { isDownloadable } from "../lib/job-state.ts";
 
@@ -187,7 +188,8 @@ export const JobCard = memo(function JobCard(
 /** The score measured against the original, with its word (contract/score-words.ts), else the quality used. */
 function MeasuredScore({ job }: { job: Job }) {
   const score = job.scores?.overall;
-  const format = job.format === "webp" ? " · WebP" : "";
+  // JPEG, the format of every upload, goes unsaid.
+  const format = job.format === "jpeg" ? "" : ` · ${FORMATS[job.format].label}`;
   if (job.scorePending) {
     return (
       <>

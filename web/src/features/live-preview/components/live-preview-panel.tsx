@@ -13,6 +13,13 @@ import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { shownScore } from "../../../../../contract/score-words.ts";
 import {
+  appliesTo,
+  fittingEncoder,
+  FORMATS,
+  type FormatSetting,
+  OUTPUT_FORMATS,
+} from "../../../../../contract/formats.ts";
+import {
   CHROMA_SUBSAMPLINGS,
   type CompressSettings,
   type Encoder,
@@ -42,11 +49,11 @@ const SELECT =
   "h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
 const CHROMA_LABELS = { "4:4:4": "4:4:4", "4:2:2": "4:2:2", "4:2:0": "4:2:0" } as const;
 
-/** The settings as the server takes them: WebP has its own encoder, and a target only on Premium. */
+/** The settings as the server takes them: an encoder that fits the format, and a target only on Premium. */
 export function sendable(settings: CompressSettings, premium: boolean): RecompressSettings {
   return {
     ...settings,
-    encoder: settings.format === "webp" ? "mozjpeg" : settings.encoder,
+    encoder: fittingEncoder(settings.format, settings.encoder),
     target: premium ? settings.target : null,
   };
 }
@@ -125,7 +132,7 @@ export function LivePreviewPanel(
   const recompressJob = useRecompressJob();
   const recompressBatch = useRecompressBatch();
   const summary = previewSummary(effective);
-  const jpeg = settings.format === "jpeg";
+  const has = (setting: FormatSetting) => appliesTo(settings.format, setting);
   const full = state.full;
   const shown = full ? shownScore(full.report.score) : null;
   // The size arrives before its score: show the newest.
@@ -240,8 +247,7 @@ export function LivePreviewPanel(
               value={settings.format}
               onChange={(e) => update({ format: e.target.value as OutputFormat })}
             >
-              <option value="jpeg">JPEG</option>
-              <option value="webp">WebP</option>
+              {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMATS[f].label}</option>)}
             </select>
           </Labelled>
           <Labelled id={`${ids}-encoder`} label="Encoder">
@@ -249,7 +255,7 @@ export function LivePreviewPanel(
               id={`${ids}-encoder`}
               className={SELECT}
               value={effective.encoder}
-              disabled={!jpeg}
+              disabled={!has("encoder")}
               onChange={(e) => update({ encoder: e.target.value as Encoder })}
             >
               {ENCODERS.map((e) => <option key={e} value={e}>{codecLabel(e)}</option>)}
@@ -260,7 +266,7 @@ export function LivePreviewPanel(
               id={`${ids}-chroma`}
               className={SELECT}
               value={settings.chromaSubsampling}
-              disabled={!jpeg}
+              disabled={!has("chromaSubsampling")}
               onChange={(e) => update({ chromaSubsampling: e.target.value as CompressSettings["chromaSubsampling"] })}
             >
               {CHROMA_SUBSAMPLINGS.map((c) => <option key={c} value={c}>{CHROMA_LABELS[c]}</option>)}
@@ -272,7 +278,7 @@ export function LivePreviewPanel(
               type="checkbox"
               className="h-4 w-4 accent-brand-600"
               checked={settings.progressive}
-              disabled={!jpeg}
+              disabled={!has("progressive")}
               onChange={(e) => update({ progressive: e.target.checked })}
             />
             <label htmlFor={`${ids}-progressive`} className="text-sm font-medium text-slate-700">Progressive</label>

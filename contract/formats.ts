@@ -1,0 +1,90 @@
+/**
+ * One source of format facts (issue 30, DESIGN §4): every output format's label, media type,
+ * extension, encoders (the default first), the settings that apply to it, alpha and the metadata it
+ * carries. The codec registry is typed against it, and validation, file names, content types,
+ * OpenAPI, the CLI and both settings forms derive from it. Adding a format is a codec folder, one
+ * entry here and its tests.
+ */
+
+/** Settings that apply to some formats only (quality, target and the batch options apply to all). */
+export type FormatSetting = "encoder" | "mode" | "progressive" | "mozjpeg" | "optimizeForWeb" | "chromaSubsampling";
+
+export interface FormatFacts {
+  label: string;
+  mimeType: string;
+  /** Without the dot. */
+  extension: string;
+  /** The codec ids that write it, the default first: a score goal searches all of them. */
+  encoders: readonly [string, ...string[]];
+  settings: readonly FormatSetting[];
+  /** Whether the format can hold transparency (our JPEG sources have none; for PNG input later). */
+  alpha: boolean;
+  /** The source's metadata the output carries: every kept segment, or none at all. */
+  metadata: "all" | "none";
+}
+
+export const FORMATS = {
+  jpeg: {
+    label: "JPEG",
+    mimeType: "image/jpeg",
+    extension: "jpg",
+    encoders: ["mozjpeg", "jpegli"],
+    settings: ["encoder", "mode", "progressive", "mozjpeg", "optimizeForWeb", "chromaSubsampling"],
+    alpha: false,
+    metadata: "all",
+  },
+  webp: {
+    label: "WebP",
+    mimeType: "image/webp",
+    extension: "webp",
+    encoders: ["webp"],
+    settings: ["mode"],
+    alpha: true,
+    metadata: "none",
+  },
+} as const satisfies Record<string, FormatFacts>;
+
+export type OutputFormat = keyof typeof FORMATS;
+export const OUTPUT_FORMATS = Object.keys(FORMATS) as [OutputFormat, ...OutputFormat[]];
+
+/** Every codec that can make a job's bytes (reported per job as `encoder`). */
+export type CodecId = (typeof FORMATS)[OutputFormat]["encoders"][number];
+export const CODEC_IDS = [...new Set(OUTPUT_FORMATS.flatMap((f) => FORMATS[f].encoders))] as [CodecId, ...CodecId[]];
+
+/** The `encoder` setting's values: the formats' choosable encoders (JPEG's), the default first. */
+export const ENCODERS = FORMATS.jpeg.encoders;
+export type Encoder = (typeof ENCODERS)[number];
+
+export const formatFacts = (format: OutputFormat): FormatFacts => FORMATS[format];
+
+/** The output format of a media type, or null when the engine writes no such format. */
+export function formatOfMimeType(mimeType: string): OutputFormat | null {
+  const type = mimeType.split(";")[0]!.trim().toLowerCase();
+  return OUTPUT_FORMATS.find((f) => FORMATS[f].mimeType === type) ?? null;
+}
+
+/** Whether `setting` changes what `format` makes. */
+export const appliesTo = (format: OutputFormat, setting: FormatSetting): boolean =>
+  (FORMATS[format].settings as readonly FormatSetting[]).includes(setting);
+
+/** The encoders a format can choose between (more than one: the `encoder` setting and score searches apply). */
+export const hasEncoderChoice = (format: OutputFormat): boolean => FORMATS[format].encoders.length > 1;
+
+/**
+ * Whether `encoder` may be sent with `format`: one of its encoders, or the default encoder (the
+ * setting left as it is). Anything else is a mistake, not a preference to ignore.
+ */
+export const encoderFits = (format: OutputFormat, encoder: Encoder): boolean =>
+  encoder === ENCODERS[0] || (FORMATS[format].encoders as readonly string[]).includes(encoder);
+
+/** The encoder to send with `format`: the chosen one where it fits, else the default (kept in a form, not sent). */
+export const fittingEncoder = (format: OutputFormat, encoder: Encoder): Encoder =>
+  encoderFits(format, encoder) ? encoder : ENCODERS[0];
+
+/** The error for an encoder that does not fit its format, e.g. "jpegli encodes JPEG only; use …". */
+export function encoderFormatError(format: OutputFormat, encoder: Encoder): string {
+  const writes = OUTPUT_FORMATS.filter((f) => (FORMATS[f].encoders as readonly string[]).includes(encoder));
+  return `${encoder} encodes ${writes.map((f) => FORMATS[f].label).join(" and ")} only; use encoder=${
+    ENCODERS[0]
+  } with format=${format}`;
+}
