@@ -7,9 +7,12 @@ import { API_KEY_PREFIX } from "../contract/api-keys.ts";
 import {
   type Encoder,
   ENCODERS,
+  type Fit,
+  FITS,
   OUTPUT_FORMATS,
   type OutputFormat,
   QUALITY_RANGE,
+  RESIZE_RANGE,
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../contract/settings.ts";
@@ -52,6 +55,9 @@ Options:
   --target T          auto | size:KB (${TARGET_KB_RANGE.min}-${TARGET_KB_RANGE.max}) | score:S (${TARGET_SCORE_RANGE.min}-${TARGET_SCORE_RANGE.max}) (Premium)
   --format F          ${OUTPUT_FORMATS.join(" | ")}
   --encoder E         ${ENCODERS.join(" | ")}
+  --max-width N       resize to at most N pixels wide, ${RESIZE_RANGE.min}-${RESIZE_RANGE.max} (never enlarged)
+  --max-height N      resize to at most N pixels high
+  --fit F             ${FITS.join(" | ")}: within the box (default), or filling it with a centred crop
   --concurrency N     files in flight, ${CONCURRENCY_RANGE.min}-${CONCURRENCY_RANGE.max} (default ${DEFAULT_CONCURRENCY})
   --timeout SECONDS   give a file up when no bytes move either way for this long,
                       ${TIMEOUT_RANGE.min}-${TIMEOUT_RANGE.max} (default ${DEFAULT_TIMEOUT_SECONDS})
@@ -66,7 +72,8 @@ export const SHORT_USAGE =
   `Usage: squeeze compress PATH... (--out DIR | --in-place) [--quality N] [--target auto|size:KB|score:S]
          [--format ${OUTPUT_FORMATS.join("|")}] [--encoder ${
     ENCODERS.join("|")
-  }] [--json] [--concurrency N] [--timeout SECONDS]
+  }] [--max-width N] [--max-height N] [--fit ${FITS.join("|")}]
+         [--json] [--concurrency N] [--timeout SECONDS]
          [--key KEY] [--url URL]
 Run with --help for more.
 `;
@@ -81,6 +88,9 @@ export interface CompressOptions {
   target?: string;
   format?: OutputFormat;
   encoder?: Encoder;
+  maxWidth?: number;
+  maxHeight?: number;
+  fit?: Fit;
   json: boolean;
   concurrency: number;
   /** Seconds without a byte either way before a file is given up. */
@@ -99,6 +109,9 @@ const FLAGS = {
   target: { type: "string" },
   format: { type: "string" },
   encoder: { type: "string" },
+  "max-width": { type: "string" },
+  "max-height": { type: "string" },
+  fit: { type: "string" },
   json: { type: "boolean" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
@@ -146,6 +159,13 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     );
   }
   const target = values.target === undefined ? undefined : parseTarget(values.target);
+  const maxWidth = values["max-width"] === undefined
+    ? undefined
+    : wholeNumber("--max-width", values["max-width"], RESIZE_RANGE);
+  const maxHeight = values["max-height"] === undefined
+    ? undefined
+    : wholeNumber("--max-height", values["max-height"], RESIZE_RANGE);
+  const fit = values.fit === undefined ? undefined : oneOf("--fit", values.fit, FITS);
   const concurrency = values.concurrency === undefined
     ? DEFAULT_CONCURRENCY
     : wholeNumber("--concurrency", values.concurrency, CONCURRENCY_RANGE);
@@ -170,6 +190,9 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       target,
       format,
       encoder,
+      maxWidth,
+      maxHeight,
+      fit,
       json: values.json ?? false,
       concurrency,
       timeout,
@@ -233,11 +256,16 @@ function parseUrl(text: string): string {
 }
 
 /** The query string of `POST /api/v1/compress`: only the settings given (the server's defaults otherwise). */
-export function settingsQuery(o: Pick<CompressOptions, "quality" | "target" | "format" | "encoder">): URLSearchParams {
+export function settingsQuery(
+  o: Pick<CompressOptions, "quality" | "target" | "format" | "encoder" | "maxWidth" | "maxHeight" | "fit">,
+): URLSearchParams {
   const q = new URLSearchParams();
   if (o.quality !== undefined) q.set("quality", String(o.quality));
   if (o.target !== undefined) q.set("target", o.target);
   if (o.format !== undefined) q.set("format", o.format);
   if (o.encoder !== undefined) q.set("encoder", o.encoder);
+  if (o.maxWidth !== undefined) q.set("maxWidth", String(o.maxWidth));
+  if (o.maxHeight !== undefined) q.set("maxHeight", String(o.maxHeight));
+  if (o.fit !== undefined) q.set("fit", o.fit);
   return q;
 }

@@ -20,6 +20,8 @@ export type CompressStage = "queued" | "inspect" | "decode" | "encode" | "measur
 
 export interface CompressTimings {
   decodeMs: number;
+  /** Resizing to the settings' box (0 when the pixels stay as they are). */
+  resizeMs: number;
   encodeMs: number;
   measureMs: number;
   /** Score searches: encoding and measuring the small mosaic that predicts the full-size score. */

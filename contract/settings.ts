@@ -21,16 +21,21 @@ export { CODEC_IDS, type CodecId, type Encoder, ENCODERS, OUTPUT_FORMATS, type O
 export const MODES = ["speed", "balanced", "quality"] as const;
 export const CHROMA_SUBSAMPLINGS = ["4:4:4", "4:2:2", "4:2:0"] as const;
 export const BATCH_PRIORITIES = ["low", "normal", "high"] as const;
+/** How a resize box with both sides is filled (codecs/image/resize.ts): within it, or all of it with a centred crop. */
+export const FITS = ["inside", "cover"] as const;
 
 export type Mode = (typeof MODES)[number];
 export type ChromaSubsampling = (typeof CHROMA_SUBSAMPLINGS)[number];
 export type BatchPriority = (typeof BATCH_PRIORITIES)[number];
+export type Fit = (typeof FITS)[number];
 
 /** The ranges of the numeric settings, written once: the schemas, the form's fields and the API docs read them. */
 export const QUALITY_RANGE = { min: 1, max: 100 } as const;
 export const MAX_CONCURRENT_RANGE = { min: 1, max: 10 } as const;
 export const TARGET_KB_RANGE = { min: 1, max: 100_000 } as const;
 export const TARGET_SCORE_RANGE = { min: 50, max: 95 } as const;
+/** maxWidth and maxHeight, in pixels. */
+export const RESIZE_RANGE = { min: 1, max: 16_384 } as const;
 
 type Range = { readonly min: number; readonly max: number };
 
@@ -73,6 +78,9 @@ const compressSettingsFields = z.object({
   stripMetadata: flag("stripMetadata"),
   chromaSubsampling: oneOf("chromaSubsampling", CHROMA_SUBSAMPLINGS),
   target: targetSchema.nullable(),
+  maxWidth: wholeNumber("maxWidth", RESIZE_RANGE).nullable(),
+  maxHeight: wholeNumber("maxHeight", RESIZE_RANGE).nullable(),
+  fit: oneOf("fit", FITS),
 });
 
 /** How a batch is scheduled (the spec's batchProcessing): what reaches the scheduler, never a codec. */
@@ -106,6 +114,9 @@ export const DEFAULT_SETTINGS: CompressSettings = {
   stripMetadata: true,
   chromaSubsampling: "4:2:0",
   target: null,
+  maxWidth: null,
+  maxHeight: null,
+  fit: "inside",
 };
 
 /**
@@ -141,6 +152,10 @@ export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   mozjpeg: "MozJPEG's trellis quantisation and tuned tables; false encodes like classic libjpeg. MozJPEG only.",
   optimizeForWeb: "Optimised Huffman tables for a smaller JPEG.",
   target: "Premium: search the quality for a goal. auto and score targets try both JPEG encoders.",
+  maxWidth:
+    "Resize to at most this many pixels wide (never enlarged); the score is measured against the resized photo.",
+  maxHeight: "Resize to at most this many pixels high (never enlarged); with maxWidth, fit says how the box is filled.",
+  fit: "inside keeps the whole photo within maxWidth × maxHeight; cover fills that box exactly with a centred crop.",
   priority: "Order among this account's own jobs.",
   maxConcurrent: "Premium: how many of this account's jobs run at once.",
   pauseOnError: "Pause the batch when a job fails (one image per request: no effect).",
@@ -174,6 +189,9 @@ export function settingsToFields(s: Partial<SavedSettings>): Record<string, stri
   return fields;
 }
 
+/** Settings whose default is null (none) and whose value is a whole number. */
+const NULLABLE_NUMBERS = new Set<keyof SavedSettings>(["maxWidth", "maxHeight"]);
+
 /**
  * Text fields back into typed values, by each setting's kind (its default's type); other keys are
  * ignored and a value that does not convert is kept as text for the schema to refuse by name.
@@ -183,7 +201,11 @@ export function settingsFromFields(fields: Record<string, string>): Partial<Reco
   for (const key of Object.keys(DEFAULT_SAVED_SETTINGS) as (keyof SavedSettings)[]) {
     const text = fields[key];
     if (text === undefined) continue;
-    const kind = key === "target" ? "object" : typeof DEFAULT_SAVED_SETTINGS[key];
+    const kind = key === "target"
+      ? "object"
+      : NULLABLE_NUMBERS.has(key)
+      ? "number"
+      : typeof DEFAULT_SAVED_SETTINGS[key];
     out[key] = kind === "number" && /^\d+$/.test(text)
       ? Number(text)
       : kind === "boolean" && (text === "true" || text === "false")

@@ -11,6 +11,7 @@ import { sniffFormat } from "../container/sniff.ts";
 import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
+import { planResize, planTo, resample } from "../image/resize.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
@@ -20,7 +21,7 @@ import { IDENTICAL, type QualityReport } from "../quality/report.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
-import { type Encoded, measureOutput } from "./measure.ts";
+import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
 import { searchQuality } from "./target-search.ts";
 import { agreementMargin, chromaForGoal, scoreGoal, searchSpecFor } from "./targets.ts";
 
@@ -70,7 +71,16 @@ export async function compressImage(
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
   const started = performance.now();
-  const timings = { decodeMs: 0, encodeMs: 0, measureMs: 0, proxyMs: 0, totalMs: 0, probes: 1, proxyProbes: 0 };
+  const timings = {
+    decodeMs: 0,
+    resizeMs: 0,
+    encodeMs: 0,
+    measureMs: 0,
+    proxyMs: 0,
+    totalMs: 0,
+    probes: 1,
+    proxyProbes: 0,
+  };
   const { bytes, settings } = input;
   onProgress("inspect", 2);
   const info = inspectJpeg(bytes);
@@ -80,8 +90,15 @@ export async function compressImage(
 
   onProgress("decode", 5);
   let t = performance.now();
-  const upright = await decodeUpright(bytes, info);
+  const decoded = await decodeUpright(bytes, info);
   timings.decodeMs = performance.now() - t;
+  signal.throwIfAborted();
+  // Resized, this is the original for everything that follows: the score, the thumbnail, the result's size.
+  t = performance.now();
+  const resize = planResize(decoded.width, decoded.height, settings);
+  const upright = resize ? resample(decoded, resize) : decoded;
+  if (resize) releasePixels(decoded);
+  timings.resizeMs = performance.now() - t;
   signal.throwIfAborted();
 
   t = performance.now();
@@ -161,7 +178,8 @@ export async function compressImage(
     // Encoding is over: only the measuring planes are needed from here.
     releasePixels(toEncode);
     onProgress("measure", 85);
-    if (chosen.size >= bytes.length) {
+    // Never bigger, where the pixels are the upload's own: a resized result is always returned.
+    if (!resize && chosen.size >= bytes.length) {
       timings.totalMs = performance.now() - started;
       onProgress("done", 100);
       return keepOriginal(bytes, thumbnail, upright, metadata.report, chosenQuality, timings);
@@ -197,21 +215,27 @@ export async function compressImage(
 
 /**
  * The quality report of an output against its original, measured apart from
- * the compression (a deferred score): the original is decoded and turned
- * upright again, exactly as `compressImage` measures it.
+ * the compression (a deferred score): the original is decoded, turned upright
+ * and, for a resized result, resized to the result's size again, exactly as
+ * `compressImage` measures it.
  */
 export async function scoreImage(
   signal: AbortSignal,
   original: Uint8Array,
   output: Uint8Array,
 ): Promise<QualityReport> {
+  const result = await decoderFor(output).decode(output);
+  signal.throwIfAborted();
   const upright = await decodeUpright(original, inspectJpeg(original));
   signal.throwIfAborted();
-  const planes = measurePlanes(upright);
-  releasePixels(upright);
+  const plan = planTo(upright, result.width, result.height);
+  const measured = plan ? resample(upright, plan) : upright;
+  if (plan) releasePixels(upright);
+  const planes = measurePlanes(measured);
+  releasePixels(measured);
   try {
     signal.throwIfAborted();
-    return await measureOutput(output, decoderFor(output), planes);
+    return await measureDecoded(result, planes);
   } finally {
     planes.pyramid.free();
   }
@@ -273,6 +297,7 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
   const r = (v: number) => Math.round(v * 10) / 10;
   return {
     decodeMs: r(t.decodeMs),
+    resizeMs: r(t.resizeMs),
     encodeMs: r(t.encodeMs),
     measureMs: r(t.measureMs),
     proxyMs: r(t.proxyMs),

@@ -1,5 +1,6 @@
 /** An encoded candidate of a job, and how an output is measured against the original's planes. */
 import type { Codec } from "../codec.ts";
+import type { RgbaImage } from "../jpeg/decode.ts";
 import { releasePixels } from "../image/release.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { compareQuality, type QualityReport } from "../quality/report.ts";
@@ -20,7 +21,11 @@ export async function measureOutput(
   codec: Pick<Codec, "decode">,
   original: MeasurePlanes,
 ): Promise<QualityReport> {
-  const decoded = await codec.decode(out);
+  return measureDecoded(await codec.decode(out), original);
+}
+
+/** Compares decoded output pixels with the original's pyramid (the pixels are released). */
+export function measureDecoded(decoded: RgbaImage, original: MeasurePlanes): QualityReport {
   const planes = measurePlanes(decoded, original.factor);
   releasePixels(decoded);
   try {

@@ -9,6 +9,7 @@ import type { Codec, CodecId } from "../codec.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { planMetadata, spliceSegments } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
+import { planResize, resample } from "../image/resize.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { IDENTICAL, type QualityReport } from "../quality/report.ts";
@@ -32,6 +33,9 @@ export interface CropRequest {
 export interface CropResult {
   bytes: Uint8Array;
   mimeType: string;
+  /** The size of the image the crop is from: the original's, or the size the settings resize it to. */
+  imageWidth: number;
+  imageHeight: number;
   x: number;
   y: number;
   width: number;
@@ -55,6 +59,8 @@ export interface FullPrediction {
 
 export class PreviewSession {
   private planes: MeasurePlanes | null = null;
+  /** The original resized for the last resize box asked for, with its pyramid once measured. */
+  private resized: { key: string; image: RgbaImage; planes: MeasurePlanes | null } | null = null;
 
   private constructor(
     readonly bytes: Uint8Array,
@@ -71,6 +77,32 @@ export class PreviewSession {
   }
   private get grayscale(): boolean {
     return this.info.colorSpace === "grayscale";
+  }
+
+  /** The image these settings work on (the original, or resized to their box), as a job's steps see it. */
+  private base(settings: CompressSettings): { image: RgbaImage; resized: boolean } {
+    const plan = planResize(this.upright.width, this.upright.height, settings);
+    if (!plan) return { image: this.upright, resized: false };
+    const { crop } = plan;
+    const key = `${plan.width}x${plan.height}:${crop.x},${crop.y},${crop.width},${crop.height}`;
+    if (this.resized?.key !== key) {
+      this.dropResized();
+      this.resized = { key, image: resample(this.upright, plan), planes: null };
+    }
+    return { image: this.resized.image, resized: true };
+  }
+
+  /** The pyramid of the image these settings measure against, made once per image. */
+  private planesOf(image: RgbaImage): MeasurePlanes {
+    if (image === this.upright) return this.planes ??= measurePlanes(this.upright);
+    return this.resized!.planes ??= measurePlanes(image);
+  }
+
+  private dropResized(): void {
+    if (!this.resized) return;
+    this.resized.planes?.pyramid.free();
+    releasePixels(this.resized.image);
+    this.resized = null;
   }
 
   /** Inspects and decodes the original once (the same checks and orientation as a job). */
@@ -91,8 +123,9 @@ export class PreviewSession {
     chosen?: { encoder: CodecId | null; quality: number | null },
   ): Promise<CropResult> {
     const started = performance.now();
-    const { x, y, width, height } = alignCrop(wanted, this.width, this.height);
-    const region = cropPixels(this.upright, x, y, width, height);
+    const { image } = this.base(settings);
+    const { x, y, width, height } = alignCrop(wanted, image.width, image.height);
+    const region = cropPixels(image, x, y, width, height);
     const codec: Codec = chosen?.encoder ? CODECS[chosen.encoder] : codecFor(settings);
     const quality = chosen?.quality ?? settings.quality;
     const prepared = codec.prepare(region, settings, this.grayscale);
@@ -100,7 +133,17 @@ export class PreviewSession {
       grayscale: this.grayscale,
       scoreGoal: settings.target !== null && settings.target.kind !== "size",
     });
-    return { bytes, mimeType: codec.mimeType, x, y, width, height, encodeMs: performance.now() - started };
+    return {
+      bytes,
+      mimeType: codec.mimeType,
+      imageWidth: image.width,
+      imageHeight: image.height,
+      x,
+      y,
+      width,
+      height,
+      encodeMs: performance.now() - started,
+    };
   }
 
   /**
@@ -129,7 +172,8 @@ export class PreviewSession {
       };
     }
     const codec = codecFor(settings);
-    const prepared = codec.prepare(this.upright, settings, this.grayscale);
+    const { image, resized } = this.base(settings);
+    const prepared = codec.prepare(image, settings, this.grayscale);
     let out: Uint8Array;
     try {
       const encoded = await codec.encode(prepared, settings, settings.quality, {
@@ -140,11 +184,13 @@ export class PreviewSession {
         ? spliceSegments(encoded, planMetadata(this.info, settings.stripMetadata).segments)
         : encoded;
     } finally {
-      if (prepared !== this.upright) releasePixels(prepared);
+      if (prepared !== image) releasePixels(prepared);
     }
     const encodeMs = performance.now() - started;
-    onSize(Math.min(out.length, this.bytes.length));
-    if (out.length >= this.bytes.length) {
+    // Never bigger, where the pixels are the upload's own (as a job decides).
+    const kept = !resized && out.length >= this.bytes.length;
+    onSize(kept ? this.bytes.length : out.length);
+    if (kept) {
       return {
         size: this.bytes.length,
         keptOriginal: true,
@@ -156,8 +202,7 @@ export class PreviewSession {
         measureMs: 0,
       };
     }
-    this.planes ??= measurePlanes(this.upright);
-    const report = await measureOutput(out, codec, this.planes);
+    const report = await measureOutput(out, codec, this.planesOf(image));
     return {
       size: out.length,
       keptOriginal: false,
@@ -174,6 +219,7 @@ export class PreviewSession {
   close(): void {
     this.planes?.pyramid.free();
     this.planes = null;
+    this.dropResized();
     releasePixels(this.upright);
   }
 }

@@ -124,3 +124,14 @@ Deno.test("args: usage errors: no command, unknown command or flag, no paths, no
   refused(["compress", "p", "--out", "o", "--url", "localhost:8000"], /--url must be an http\(s\) URL/);
   refused(["compress", "p", "--out", "o", "--url", "ftp://x"], /--url must be an http\(s\) URL/);
 });
+
+Deno.test("args: --max-width, --max-height and --fit are checked and sent as the API's resize parameters", () => {
+  const base = ["compress", "p", "--out", "o"];
+  const o = options([...base, "--max-width", "1280", "--max-height", "720", "--fit", "cover"]);
+  assert.deepEqual([o.maxWidth, o.maxHeight, o.fit], [1280, 720, "cover"]);
+  assert.equal(settingsQuery(o).toString(), "maxWidth=1280&maxHeight=720&fit=cover");
+  assert.equal(settingsQuery(options(base)).toString(), "", "nothing sent when not asked");
+  refused([...base, "--max-width", "0"], /--max-width must be a whole number from 1 to 16384/);
+  refused([...base, "--max-height", "20000"], /--max-height must be a whole number from 1 to 16384/);
+  refused([...base, "--fit", "stretch"], /--fit must be one of inside, cover/);
+});

@@ -42,6 +42,9 @@ Deno.test("settings survive the multipart text fields both ways, for every setti
       maxConcurrent: 9,
       pauseOnError: true,
       target: { kind: "size" as const, kb: 250 },
+      maxWidth: 1280,
+      maxHeight: 720,
+      fit: "cover" as const,
     },
   ];
   for (const s of samples) {

@@ -59,10 +59,19 @@ function CompareImage(
       data-placeholder={failed ? "true" : undefined}
       onLoad={loaded}
       onError={() => setFailed(true)}
-      className={cn("pointer-events-none absolute inset-0 h-full w-full select-none object-contain", className)}
+      className={cn("pointer-events-none absolute inset-0 h-full w-full select-none", className ?? "object-contain")}
       style={{ transform: imageTransform(zoom, pan), transformOrigin: "center", ...style }}
     />
   );
+}
+
+/**
+ * The original, scaled the way the result was (issue 30): the frame has the result's shape, and a
+ * resized result's crop is centred (`fit: cover`), so covering the frame from the centre shows exactly
+ * the pixels the result was made from; for an uncropped result the shapes agree and nothing is cut.
+ */
+function OriginalImage(props: Omit<Parameters<typeof CompareImage>[0], "className">) {
+  return <CompareImage {...props} className="object-cover" />;
 }
 
 const PAN_KEY_STEP = 0.05;
@@ -207,7 +216,7 @@ function Viewport(
         {holding && (
           // Held: the original over everything, at the same zoom and pan.
           <div className="pointer-events-none absolute inset-0 z-20" data-testid="held-original">
-            <CompareImage src={originalSrc} alt="Original (held)" zoom={zoom} pan={pan} />
+            <OriginalImage src={originalSrc} alt="Original (held)" zoom={zoom} pan={pan} />
             <Tag side="left">Original</Tag>
           </div>
         )}
@@ -279,7 +288,7 @@ export function SplitView(
   return (
     <div ref={frame}>
       <Viewport label="Split view" {...frameProps(p)}>
-        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <OriginalImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
           <CompareImage src={p.compressedSrc} alt="Compressed" zoom={p.zoom} pan={p.pan} onNatural={p.onNatural} />
         </div>
@@ -323,7 +332,7 @@ export function OverlayView(
   return (
     <div className="space-y-2">
       <Viewport label="Overlay view" {...frameProps(p)}>
-        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <OriginalImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <CompareImage
           onNatural={p.onNatural}
           src={p.compressedSrc}
@@ -360,7 +369,7 @@ export function GridView(p: ViewProps) {
   return (
     <div className="grid gap-2 sm:grid-cols-2">
       <Viewport label="Original" {...frameProps(p)}>
-        <CompareImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
+        <OriginalImage src={p.originalSrc} alt="Original" zoom={p.zoom} pan={p.pan} />
         <Tag side="left">Original</Tag>
       </Viewport>
       <Viewport label="Compressed" {...frameProps(p)}>

@@ -19,6 +19,7 @@ import {
 } from "../../../../../contract/settings.ts";
 import { appliesTo, FORMATS, type FormatSetting, OUTPUT_FORMATS } from "../../../../../contract/formats.ts";
 import type { SavedSettings } from "../data/settings.ts";
+import { ResizeFields } from "./resize-fields.tsx";
 
 /** A typed number into its range (an empty or non-numeric field reads as the minimum). */
 const clamp = (n: number, r: { min: number; max: number }) => Math.max(r.min, Math.min(r.max, n || r.min));
@@ -199,6 +200,8 @@ export function SettingsPanel(
             </Field>
           )}
         </div>
+
+        <ResizeFields value={settings} onChange={update} />
 
         <div className="grid gap-4 sm:grid-cols-2">
           {has("progressive") && (

@@ -21,5 +21,14 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
   const named = appliesTo(settings.format, "encoder") && settings.encoder !== ENCODERS[0] &&
     !searchesEncoders({ format: settings.format, target: t });
   const format = named ? `${facts.label} (${codecLabel(settings.encoder)})` : facts.label;
-  return [quality, format, metadata].join(" · ");
+  const resize = resizeText(settings);
+  return [quality, format, ...(resize ? [resize] : []), metadata].join(" · ");
+}
+
+/** The resize box in words: "up to 1280 px wide", "up to 1280×720", "cropped to 1280×720"; null for none. */
+export function resizeText(s: Pick<SavedSettings, "maxWidth" | "maxHeight" | "fit">): string | null {
+  const { maxWidth: w, maxHeight: h } = s;
+  if (w === null && h === null) return null;
+  if (w !== null && h !== null) return s.fit === "cover" ? `cropped to ${w}×${h}` : `up to ${w}×${h}`;
+  return w !== null ? `up to ${w} px wide` : `up to ${h} px high`;
 }

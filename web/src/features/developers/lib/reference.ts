@@ -10,9 +10,11 @@ import {
   type CompressSettings,
   DEFAULT_SAVED_SETTINGS,
   ENCODERS,
+  FITS,
   MODES,
   OUTPUT_FORMATS,
   QUALITY_RANGE,
+  RESIZE_RANGE,
   SETTING_DESCRIPTIONS,
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
@@ -102,6 +104,9 @@ const SETTING_VALUES: Record<keyof CompressSettings, string> = {
   mozjpeg: onOff,
   optimizeForWeb: onOff,
   target: "auto | size:KB | score:S, or JSON",
+  maxWidth: `${RESIZE_RANGE.min}-${RESIZE_RANGE.max} px`,
+  maxHeight: `${RESIZE_RANGE.min}-${RESIZE_RANGE.max} px`,
+  fit: FITS.join(" | "),
 };
 
 function defaultText(value: unknown): string {
