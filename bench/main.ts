@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
- * `deno task bench quality`: the quality section alone. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
+ * `deno task bench quality` (or `avif`): that section alone. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
 import { createCodecPool } from "../codecs/mod.ts";
@@ -10,6 +10,7 @@ import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../codecs/jpeg/options.ts";
 import { type CompressSettings, DEFAULT_SETTINGS, MODES } from "../contract/settings.ts";
 import { qualityBench } from "./quality.ts";
+import { avifBench } from "./avif.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
 import { bigUploadMemory, httpThroughput, pollingLatency } from "./http.ts";
@@ -62,6 +63,11 @@ if (Deno.args[0] === "quality") {
   await qualityBench(corpus);
   Deno.exit(0);
 }
+if (Deno.args[0] === "avif") {
+  // `deno task bench avif`: only the AVIF figures.
+  await avifBench(corpus);
+  Deno.exit(0);
+}
 const inputBytes = sum(corpus.map((i) => i.bytes.length));
 const megapixels = sum(corpus.map((i) => i.megapixels));
 figure("corpus_images", corpus.length);
@@ -87,6 +93,8 @@ figure("kept_original_q80", two.results.filter((r) => r.keptOriginal).length, "i
 
 // SSIMULACRA 2 agreement and cost, auto and equal-score bytes vs cjpeg q80, auto's scores and time.
 await qualityBench(corpus);
+// AVIF (issue 30): encode time against native libaom, auto's bytes against JPEG auto's, the encoder's heap.
+await avifBench(corpus);
 figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process timings and target searches)");
 
 // Through the HTTP API, each against a fresh server process with the same pool size.

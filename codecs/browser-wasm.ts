@@ -22,6 +22,8 @@ const PACKAGE_FILES: Readonly<Record<CodecWasmName, URL>> = {
   "mozjpeg-encode": new URL("../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm", import.meta.url),
   "webp-decode": new URL("../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm", import.meta.url),
   "webp-encode": new URL("../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm", import.meta.url),
+  "avif-decode": new URL("../node_modules/@jsquash/avif/codec/dec/avif_dec.wasm", import.meta.url),
+  "avif-encode": new URL("../node_modules/@jsquash/avif/codec/enc/avif_enc.wasm", import.meta.url),
 };
 
 const compile = async (url: URL): Promise<WebAssembly.Module> => {

@@ -1,10 +1,11 @@
 /**
  * What every codec in the registry (codecs/registry.ts) provides: one folder per encoder or output format
- * (jpeg/ for MozJPEG, jpegli/, webp/), each exporting one `Codec`. The pipeline asks these fields and never
+ * (jpeg/ for MozJPEG, jpegli/, webp/, avif/), each exporting one `Codec`. The pipeline asks these fields and never
  * tests for a format or an encoder by name.
  */
 import type { ChromaSubsampling, CodecId, CompressSettings } from "../contract/settings.ts";
-import { appliesTo, FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { appliesTo, type FormatMetadata, FORMATS, type OutputFormat } from "../contract/formats.ts";
+import type { MetadataPlan } from "./container/metadata.ts";
 import type { RgbaImage } from "./jpeg/decode.ts";
 
 export type { CodecId };
@@ -29,14 +30,16 @@ export interface Codec {
    */
   encodeMsPerMp: number;
   capabilities: {
-    /** The source's metadata segments (ICC, EXIF, XMP...) are spliced into the output (a JPEG container). */
-    metadata: boolean;
+    /** What of the source's metadata the output carries (the format's; `planMetadata` plans and reports it). */
+    metadata: FormatMetadata;
     /** The chroma subsampling setting applies (else the format fixes it). */
     chromaSubsampling: boolean;
   };
   /** Pixels as this encoder needs them for these settings, made once per job (the input, or a new image). */
   prepare(pixels: RgbaImage, settings: CompressSettings, grayscale: boolean): RgbaImage;
   encode(pixels: RgbaImage, settings: CompressSettings, quality: number, context: EncodeContext): Promise<Uint8Array>;
+  /** The encoder's file with the planned metadata put in, as its container holds it (unchanged if none). */
+  carryMetadata(encoded: Uint8Array, plan: MetadataPlan): Uint8Array;
   /** Decodes this codec's own output (to measure it). */
   decode(bytes: Uint8Array): Promise<RgbaImage>;
   /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */
@@ -50,6 +53,6 @@ export function writes(format: OutputFormat): Pick<Codec, "format" | "mimeType" 
     format,
     mimeType: facts.mimeType,
     extension: facts.extension,
-    capabilities: { metadata: facts.metadata === "all", chromaSubsampling: appliesTo(format, "chromaSubsampling") },
+    capabilities: { metadata: facts.metadata, chromaSubsampling: appliesTo(format, "chromaSubsampling") },
   };
 }

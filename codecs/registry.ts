@@ -1,17 +1,18 @@
 /**
  * The codec registry: every encoder the engine has, by the codec ids of the format manifest
- * (contract/formats.ts), which says which of them writes each output format. Adding a format (AVIF,
- * say) is one folder exporting a `Codec`, one entry here and one in the manifest.
+ * (contract/formats.ts), which says which of them writes each output format. Adding a format is one
+ * folder exporting a `Codec`, one entry here and one in the manifest.
  * The same registry serves the server's workers and (for the live preview) the browser.
  */
 import type { CompressSettings } from "../contract/settings.ts";
 import { FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { avif } from "./avif/codec.ts";
 import type { Codec, CodecId } from "./codec.ts";
 import { mozjpeg } from "./jpeg/codec.ts";
 import { jpegli } from "./jpegli/codec.ts";
 import { webp } from "./webp/codec.ts";
 
-export const CODECS: Readonly<Record<CodecId, Codec>> = { mozjpeg, jpegli, webp };
+export const CODECS: Readonly<Record<CodecId, Codec>> = { mozjpeg, jpegli, webp, avif };
 
 /** The encoders of an output format, the default first (the format manifest's). Score goals search all of them. */
 const encodersOf = (format: OutputFormat): readonly CodecId[] => FORMATS[format].encoders;

@@ -5,6 +5,7 @@ export const CODEC_LABELS: Record<CodecId, string> = {
   mozjpeg: "MozJPEG",
   jpegli: "jpegli",
   webp: "WebP (libwebp)",
+  avif: "AVIF (libaom)",
 };
 
 export const codecLabel = (id: CodecId): string => CODEC_LABELS[id];

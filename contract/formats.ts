@@ -9,6 +9,13 @@
 /** Settings that apply to some formats only (quality, target and the batch options apply to all). */
 export type FormatSetting = "encoder" | "mode" | "progressive" | "mozjpeg" | "optimizeForWeb" | "chromaSubsampling";
 
+/**
+ * What of the source's metadata a format's output carries, under the stripMetadata rule (DESIGN §4): "all"
+ * every kept segment (a JPEG: EXIF, XMP, IPTC, comments, ICC); "icc-exif" the ICC profile and, unless
+ * stripped, EXIF (with its GPS), as the container holds them; "none" nothing at all.
+ */
+export type FormatMetadata = "all" | "icc-exif" | "none";
+
 export interface FormatFacts {
   label: string;
   mimeType: string;
@@ -19,8 +26,8 @@ export interface FormatFacts {
   settings: readonly FormatSetting[];
   /** Whether the format can hold transparency (our JPEG sources have none; for PNG input later). */
   alpha: boolean;
-  /** The source's metadata the output carries: every kept segment, or none at all. */
-  metadata: "all" | "none";
+  /** The source's metadata the output carries (`FormatMetadata`). */
+  metadata: FormatMetadata;
 }
 
 export const FORMATS = {
@@ -41,6 +48,15 @@ export const FORMATS = {
     settings: ["mode"],
     alpha: true,
     metadata: "none",
+  },
+  avif: {
+    label: "AVIF",
+    mimeType: "image/avif",
+    extension: "avif",
+    encoders: ["avif"],
+    settings: ["mode", "chromaSubsampling"],
+    alpha: true,
+    metadata: "icc-exif",
   },
 } as const satisfies Record<string, FormatFacts>;
 

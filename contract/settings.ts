@@ -143,11 +143,12 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
  */
 export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   quality: "The encoder's quality setting. A target, when given, chooses it instead.",
-  format: "The output format. WebP output carries no metadata at all.",
+  format: "The output format. WebP output carries no metadata at all; AVIF carries the colour profile and EXIF.",
   encoder: "The JPEG encoder. jpegli encodes JPEG only: with format=webp, leave encoder at mozjpeg.",
-  mode: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG and WebP.",
+  mode: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG, WebP and AVIF.",
   progressive: "A progressive JPEG, which loads in passes from coarse to sharp.",
-  chromaSubsampling: "How much colour detail is kept: 4:4:4 all of it, 4:2:0 a quarter, for the smallest files.",
+  chromaSubsampling:
+    "How much colour detail is kept: 4:4:4 all of it, 4:2:0 a quarter, for the smallest files. AVIF writes 4:2:2 as 4:2:0.",
   stripMetadata: "Removes EXIF (including GPS), XMP, IPTC and comments from a JPEG; the colour profile stays.",
   mozjpeg: "MozJPEG's trellis quantisation and tuned tables; false encodes like classic libjpeg. MozJPEG only.",
   optimizeForWeb: "Optimised Huffman tables for a smaller JPEG.",

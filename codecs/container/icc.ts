@@ -27,3 +27,15 @@ export function iccChunksValid(chunks: Segment[]): boolean {
     ((first[HEADER]! << 24) | (first[HEADER + 1]! << 16) | (first[HEADER + 2]! << 8) | first[HEADER + 3]!) >>> 0;
   return declared === total;
 }
+
+/** The whole profile from its chunks (already checked by `iccChunksValid`), in sequence order. */
+export function joinIcc(chunks: Segment[]): Uint8Array {
+  const ordered = [...chunks].sort((a, b) => a.payload[HEADER - 2]! - b.payload[HEADER - 2]!);
+  const out = new Uint8Array(ordered.reduce((n, c) => n + c.payload.length - HEADER, 0));
+  let at = 0;
+  for (const { payload } of ordered) {
+    out.set(payload.subarray(HEADER), at);
+    at += payload.length - HEADER;
+  }
+  return out;
+}

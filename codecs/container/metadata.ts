@@ -5,11 +5,13 @@
  * keeps everything, with the orientation reset to 1 because pixels are
  * already upright. JFIF/Adobe segments are structural and come from the
  * encoder; MPF is always dropped because the secondary images it points to
- * are not carried over.
+ * are not carried over. A format that holds less (FormatMetadata: AVIF's ICC and EXIF, WebP's nothing) is
+ * planned and reported as what it carries; the rest is reported removed.
  */
+import type { FormatMetadata } from "../../contract/formats.ts";
 import type { MetadataReport } from "../../contract/jobs.ts";
 import { resetExifOrientation } from "./exif.ts";
-import { iccChunksValid } from "./icc.ts";
+import { iccChunksValid, joinIcc } from "./icc.ts";
 import { type JpegInfo } from "./inspect.ts";
 import { APP0, type Segment, SOS } from "./jpeg-segments.ts";
 import { classifySegment, METADATA_LABELS, type MetadataKind } from "./metadata-kinds.ts";
@@ -19,6 +21,10 @@ export type { MetadataReport };
 export interface MetadataPlan {
   /** Complete segments (marker, length, payload) to insert after the encoder's header. */
   segments: Uint8Array[];
+  /** The carried ICC profile, its chunks joined (for containers that hold it whole: AVIF). */
+  icc: Uint8Array | null;
+  /** The carried EXIF's TIFF data (after "Exif\0\0"), orientation reset to 1 (for AVIF's Exif item). */
+  exif: Uint8Array | null;
   report: MetadataReport;
 }
 
@@ -30,16 +36,26 @@ export function keepsKind(kind: MetadataKind, strip: boolean): boolean {
   return strip ? kind === "icc" : true;
 }
 
-export function planMetadata(info: JpegInfo, strip: boolean): MetadataPlan {
+/** Whether a format that holds `carries` can hold this kind at all. */
+function holds(carries: FormatMetadata, kind: MetadataKind): boolean {
+  return carries === "all" || (carries === "icc-exif" && (kind === "icc" || kind === "exif"));
+}
+
+export function planMetadata(info: JpegInfo, strip: boolean, carries: FormatMetadata = "all"): MetadataPlan {
   const header = info.segments.slice(0, Math.max(0, info.segments.findIndex((s) => s.marker === SOS)));
+  const iccChunks = header.filter((s) => classifySegment(s) === "icc");
   // A profile whose chunks disagree with themselves is dropped, not carried (icc.ts).
-  const iccKept = iccChunksValid(header.filter((s) => classifySegment(s) === "icc"));
-  const carried = (kind: MetadataKind) => keepsKind(kind, strip) && (kind !== "icc" || iccKept);
+  const iccKept = iccChunksValid(iccChunks);
+  const carried = (kind: MetadataKind) => holds(carries, kind) && keepsKind(kind, strip) && (kind !== "icc" || iccKept);
   const segments: Uint8Array[] = [];
+  let exif: Uint8Array | null = null;
   for (const segment of header) {
     const kind = classifySegment(segment);
     if (!kind || !carried(kind)) continue;
-    segments.push(serialise(segment.marker, rewritePayload(kind, segment)));
+    const payload = rewritePayload(kind, segment);
+    segments.push(serialise(segment.marker, payload));
+    // Readers take the first EXIF segment: a container with one Exif item keeps that one.
+    if (kind === "exif") exif ??= payload.subarray(6);
   }
   const found = REPORTED.filter((k) => info.metadata.includes(k));
   // GPS lives inside EXIF: it goes wherever EXIF goes.
@@ -48,6 +64,8 @@ export function planMetadata(info: JpegInfo, strip: boolean): MetadataPlan {
   const label = (k: MetadataKind) => METADATA_LABELS[k];
   return {
     segments,
+    icc: carried("icc") ? joinIcc(iccChunks) : null,
+    exif,
     report: {
       found: found.map(label),
       kept: kept.map(label),

@@ -1,5 +1,6 @@
 /** MozJPEG as a registry codec (codecs/registry.ts): the settings → options mapping of options.ts. */
 import { type Codec, writes } from "../codec.ts";
+import { spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { decodeJpegPixels } from "./decode.ts";
 import { encodeJpegPixels } from "./encode.ts";
@@ -18,6 +19,7 @@ export const mozjpeg: Codec = {
       pixels,
       mozJpegOptions(settings, quality, context.grayscale, context.scoreGoal ? SCORE_SEARCH_TABLE : undefined),
     ),
+  carryMetadata: (encoded, plan) => spliceSegments(encoded, plan.segments),
   decode: decodeJpegPixels,
   predictQuality,
 };

@@ -1,5 +1,6 @@
 /** jpegli as a registry codec (codecs/registry.ts). */
 import { type Codec, writes } from "../codec.ts";
+import { spliceSegments } from "../container/metadata.ts";
 import { decodeJpegPixels } from "../jpeg/decode.ts";
 import { encodeJpegliPixels } from "./encode.ts";
 import { jpegliOptions } from "./options.ts";
@@ -13,6 +14,7 @@ export const jpegli: Codec = {
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality, context) =>
     Promise.resolve(encodeJpegliPixels(pixels, jpegliOptions(settings, quality, context.grayscale))),
+  carryMetadata: (encoded, plan) => spliceSegments(encoded, plan.segments),
   decode: decodeJpegPixels,
   predictQuality,
 };

@@ -8,7 +8,7 @@ import type { Codec } from "../codec.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { sniffFormat } from "../container/sniff.ts";
-import { type MetadataReport, planMetadata, spliceSegments } from "../container/metadata.ts";
+import { type MetadataReport, planMetadata } from "../container/metadata.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { planResize, planTo, resample } from "../image/resize.ts";
@@ -121,14 +121,14 @@ export async function compressImage(
       : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
     const toEncode = fixedCodec.prepare(upright, encodeSettings, grayscale);
     if (toEncode !== upright) releasePixels(upright);
-    const metadata = planMetadata(info, settings.stripMetadata);
+    const metadata = planMetadata(info, settings.stripMetadata, fixedCodec.capabilities.metadata);
     const context = { grayscale, scoreGoal: goal !== null };
 
     const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
       signal.throwIfAborted();
       let te = performance.now();
       const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
-      const out = codec.capabilities.metadata ? spliceSegments(encoded, metadata.segments) : encoded;
+      const out = codec.carryMetadata(encoded, metadata);
       timings.encodeMs += performance.now() - te;
       if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
       te = performance.now();
@@ -203,7 +203,7 @@ export async function compressImage(
       compressedSize: chosen.size,
       keptOriginal: false,
       quality: chosen.report,
-      metadata: codec.capabilities.metadata ? metadata.report : strippedReport(metadata.report),
+      metadata: metadata.report,
       chosenQuality,
       thumbnail,
       timings: roundTimings(timings),
@@ -286,11 +286,6 @@ function keepOriginal(
     thumbnail,
     timings: roundTimings(timings),
   };
-}
-
-/** An encoder that writes no metadata (WebP): everything found is removed. */
-function strippedReport(report: MetadataReport): MetadataReport {
-  return { ...report, kept: [], removed: report.found };
 }
 
 function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {

@@ -7,7 +7,7 @@
 import type { CompressSettings } from "../../contract/settings.ts";
 import type { Codec, CodecId } from "../codec.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
-import { planMetadata, spliceSegments } from "../container/metadata.ts";
+import { planMetadata } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
 import { planResize, resample } from "../image/resize.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
@@ -180,9 +180,10 @@ export class PreviewSession {
         grayscale: this.grayscale,
         scoreGoal: false,
       });
-      out = codec.capabilities.metadata
-        ? spliceSegments(encoded, planMetadata(this.info, settings.stripMetadata).segments)
-        : encoded;
+      out = codec.carryMetadata(
+        encoded,
+        planMetadata(this.info, settings.stripMetadata, codec.capabilities.metadata),
+      );
     } finally {
       if (prepared !== image) releasePixels(prepared);
     }

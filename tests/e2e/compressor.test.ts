@@ -136,6 +136,13 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.equal(await page.getByLabel("Strip metadata").count(), 0);
     assert.match(await page.getByTestId("format-note").textContent() ?? "", /drops all metadata.*ICC colour profile/);
     assert.equal(await page.getByTestId("settings-summary").textContent(), "Quality 90 · WebP · all metadata dropped");
+    // AVIF: its chroma setting and Strip metadata (ICC and EXIF carried), not the JPEG-only options.
+    await page.getByLabel("Output format").selectOption("avif");
+    await page.getByLabel("Chroma subsampling").waitFor();
+    await page.getByLabel("Strip metadata").waitFor();
+    assert.equal(await page.getByLabel("Progressive").count(), 0);
+    assert.match(await page.getByTestId("format-note").textContent() ?? "", /AVIF output carries the colour profile/);
+    assert.equal(await page.getByTestId("settings-summary").textContent(), "Quality 90 · AVIF · metadata stripped");
     await page.getByLabel("Output format").selectOption("jpeg");
     // Targets are Premium: locked for a free user, with the way to upgrade.
     assert.ok(await page.getByRole("radio", { name: "Target size" }).isDisabled());

@@ -142,6 +142,47 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
     await page.context().close();
   });
 
+  await step("AVIF is encoded in the browser, shown, and predicts the server's AVIF exactly", async () => {
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await signUpAndOpen(page, "aviffan");
+    await upload(page, [photo("avif.jpg")]);
+    await waitForCompleted(page, 1);
+    const [job] = await serverJobs(page);
+    await page.getByRole("button", { name: "Live preview avif.jpg" }).click();
+    const panel = page.getByTestId("live-preview");
+    const first = await prediction(page);
+    await page.getByTestId("live-preview-crop").waitFor();
+    const jpegCrop = await page.getByTestId("live-preview-crop").getAttribute("src");
+    await panel.getByLabel("Format").selectOption("avif");
+    const avif = await prediction(page, first.gen);
+    assert.notEqual(avif.bytes, first.bytes, "AVIF predicts another size");
+    assert.equal(await panel.getByLabel("Encoder").isDisabled(), true, "AVIF has its own encoder");
+    // The 1:1 crop on screen is now the browser's own AVIF encode (a new object URL), decoded by Chromium.
+    const cropShown = () =>
+      page.evaluate(async () => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid="live-preview-crop"]');
+        if (!img?.complete || img.naturalWidth === 0) return null;
+        return await img.decode().then(() => img.src, () => null);
+      });
+    let shown: string | null = null;
+    for (let i = 0; i < 300 && (shown === null || shown === jpegCrop); i++) {
+      shown = await cropShown();
+      if (shown === null || shown === jpegCrop) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(shown !== null && shown !== jpegCrop, "the AVIF crop replaced the JPEG one and decodes");
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/${job!.id}/recompress`)),
+      panel.getByRole("button", { name: "Apply to this photo" }).click(),
+    ]);
+    assert.deepEqual(request.postDataJSON(), { settings: { ...job!.settings, format: "avif", encoder: "mozjpeg" } });
+    const made = await matchesServer(page, job!.id, avif);
+    assert.equal(made.format, "avif");
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   await step("Compare has the Live preview too, on the same photo's original", async () => {
     const page = await newPage();
     await signUpAndOpen(page, "comparer");

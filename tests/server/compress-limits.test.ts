@@ -194,6 +194,9 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
     optimizeForWeb: "false",
     stripMetadata: "false",
     chromaSubsampling: "4:4:4",
+    maxWidth: "1280",
+    maxHeight: "720",
+    fit: "cover",
   };
   const res = await upload(t, cookie, [taggedFile("a")], fields);
   assert.equal(res.status, 201);
@@ -209,6 +212,9 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
     stripMetadata: false,
     chromaSubsampling: "4:4:4",
     target: null,
+    maxWidth: 1280,
+    maxHeight: 720,
+    fit: "cover",
   };
   assert.deepEqual(jobs[0].settings, expected);
   const [call] = await compressor.started(1);

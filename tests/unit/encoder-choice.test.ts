@@ -32,6 +32,12 @@ Deno.test("the summary names jpegli unless WebP or a score target makes the choi
   assert.equal(settingsSummary(auto, false), "Quality 80 · JPEG (jpegli) · metadata stripped");
   const size = { ...jpegli, target: { kind: "size" as const, kb: 100 } };
   assert.equal(settingsSummary(size, true), "Target 100 KB · JPEG (jpegli) · metadata stripped");
+  const avif = { ...DEFAULT_SAVED_SETTINGS, format: "avif" as const };
+  assert.equal(settingsSummary(avif, false), "Quality 80 · AVIF · metadata stripped");
+  assert.equal(
+    settingsSummary({ ...avif, stripMetadata: false }, false),
+    "Quality 80 · AVIF · EXIF and colour profile kept",
+  );
 });
 
 Deno.test("a batch counts the encoders of its completed results", () => {

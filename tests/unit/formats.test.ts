@@ -21,6 +21,7 @@ Deno.test("every format's encoders are registry codecs that write that format, w
       assert.equal(codec.format, format, `${codec.id} writes ${format}`);
       assert.equal(codec.mimeType, FORMATS[format].mimeType);
       assert.equal(codec.extension, FORMATS[format].extension);
+      assert.equal(codec.capabilities.metadata, FORMATS[format].metadata, `${codec.id} carries the format's metadata`);
     }
     assert.equal(codecFor({ format, encoder: ENCODERS[0] }).id, FORMATS[format].encoders[0], "the default first");
   }

@@ -231,15 +231,24 @@ export function SettingsPanel(
               onChange={(v) => update({ optimizeForWeb: v })}
             />
           )}
-          {facts.metadata === "all" && (
+          {facts.metadata !== "none" && (
             <Toggle
               label="Strip metadata"
-              hint="Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
+              hint={facts.metadata === "all"
+                ? "Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
+                : "Removes EXIF (incl. GPS); keeps the colour profile"}
               checked={settings.stripMetadata}
               onChange={(v) => update({ stripMetadata: v })}
             />
           )}
         </div>
+        {facts.metadata === "icc-exif" && (
+          <p role="note" className="rounded-md bg-slate-100 p-2 text-sm text-slate-700" data-testid="format-note">
+            {facts.label}{" "}
+            output carries the colour profile and, unless stripped, EXIF (orientation applied to the pixels); XMP, IPTC
+            and comments are dropped. The JPEG-only options (progressive, MozJPEG, Huffman tables) do not apply.
+          </p>
+        )}
         {facts.metadata === "none" && (
           <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="format-note">
             {facts.label}{" "}

@@ -16,6 +16,8 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
     ? "all metadata dropped"
     : settings.stripMetadata
     ? "metadata stripped"
+    : facts.metadata === "icc-exif"
+    ? "EXIF and colour profile kept"
     : "metadata kept";
   // The default encoder goes unsaid; a score target tries every encoder, so none is named then.
   const named = appliesTo(settings.format, "encoder") && settings.encoder !== ENCODERS[0] &&

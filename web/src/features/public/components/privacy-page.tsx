@@ -63,8 +63,9 @@ export function PrivacyPage() {
           </p>
           <p>
             While an image is held, only your signed-in account can preview or download it. Unless you switch off "strip
-            metadata", a JPEG result leaves out EXIF data such as GPS location and camera details (it keeps the colour
-            profile); a WebP result carries no metadata at all, colour profile included.
+            metadata", a JPEG or AVIF result leaves out EXIF data such as GPS location and camera details (it keeps the
+            colour profile; an AVIF result never carries XMP, IPTC or comments); a WebP result carries no metadata at
+            all, colour profile included.
           </p>
           <p>
             To show your processing queue and count your daily usage, we keep a small record of each job without the
