@@ -22,6 +22,8 @@ import { apiVsWeb } from "./api.ts";
 import { cliThroughput } from "./cli.ts";
 import { livePreviewBench } from "./live-preview.ts";
 import { jobMemoryBench } from "./job-memory.ts";
+import { resizeBench } from "./resize.ts";
+import { webSetBench } from "./web-sets.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -105,6 +107,9 @@ await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);
 // One job's real peak against its reservation, photos and hostile shapes (issue 29, ADR 027).
 await jobMemoryBench(corpus);
+// Resize against native libvips, and one photo's default web set against its fixed JPEG path (issue 30).
+await resizeBench(corpus);
+await webSetBench(corpus);
 // Floods one client could send (issue 12): the server must keep answering everyone else.
 await healthUnderFloods();
 await pollFloodLatency(corpus);

@@ -17,6 +17,7 @@ import {
   TARGET_SCORE_RANGE,
 } from "../contract/settings.ts";
 import { encoderFits, encoderFormatError, FORMATS } from "../contract/formats.ts";
+import { DEFAULT_SET_FORMATS, DEFAULT_SET_WIDTHS, MAX_SET_WIDTHS } from "../contract/web-sets.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "./client.ts";
 
 /** A failure the CLI reports in one line and ends with `exitCode`. */
@@ -58,6 +59,9 @@ Options:
   --max-width N       resize to at most N pixels wide, ${RESIZE_RANGE.min}-${RESIZE_RANGE.max} (never enlarged)
   --max-height N      resize to at most N pixels high
   --fit F             ${FITS.join(" | ")}: within the box (default), or filling it with a centred crop
+  --widths W,W,...    a web set of these widths (e.g. ${DEFAULT_SET_WIDTHS.join(",")}; Premium): a folder per
+                      photo with its files, picture.html and manifest.json
+  --formats F,F,...   the set's formats, of ${OUTPUT_FORMATS.join(", ")} (default ${DEFAULT_SET_FORMATS.join(",")})
   --concurrency N     files in flight, ${CONCURRENCY_RANGE.min}-${CONCURRENCY_RANGE.max} (default ${DEFAULT_CONCURRENCY})
   --timeout SECONDS   give a file up when no bytes move either way for this long,
                       ${TIMEOUT_RANGE.min}-${TIMEOUT_RANGE.max} (default ${DEFAULT_TIMEOUT_SECONDS})
@@ -91,6 +95,9 @@ export interface CompressOptions {
   maxWidth?: number;
   maxHeight?: number;
   fit?: Fit;
+  /** A web set: the answer is its ZIP, unpacked into a folder beside where the result would go. */
+  widths?: number[];
+  formats?: OutputFormat[];
   json: boolean;
   concurrency: number;
   /** Seconds without a byte either way before a file is given up. */
@@ -112,6 +119,8 @@ const FLAGS = {
   "max-width": { type: "string" },
   "max-height": { type: "string" },
   fit: { type: "string" },
+  widths: { type: "string" },
+  formats: { type: "string" },
   json: { type: "boolean" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
@@ -166,6 +175,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     ? undefined
     : wholeNumber("--max-height", values["max-height"], RESIZE_RANGE);
   const fit = values.fit === undefined ? undefined : oneOf("--fit", values.fit, FITS);
+  const widths = values.widths === undefined
+    ? undefined
+    : listOf("--widths", values.widths, (item) => wholeNumber("--widths", item, RESIZE_RANGE), MAX_SET_WIDTHS);
+  const formats = values.formats === undefined
+    ? undefined
+    : listOf("--formats", values.formats, (item) => oneOf("--formats", item, OUTPUT_FORMATS), OUTPUT_FORMATS.length);
+  if (formats && !widths) throw new UsageError("--formats makes a web set's formats; give its --widths too");
+  if (widths && inPlace) throw new UsageError("--in-place replaces each JPEG with one file; a web set needs --out");
   const concurrency = values.concurrency === undefined
     ? DEFAULT_CONCURRENCY
     : wholeNumber("--concurrency", values.concurrency, CONCURRENCY_RANGE);
@@ -193,6 +210,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       maxWidth,
       maxHeight,
       fit,
+      widths,
+      formats,
       json: values.json ?? false,
       concurrency,
       timeout,
@@ -210,6 +229,15 @@ function wholeNumber(flag: string, text: string, range: Range): number {
     throw new UsageError(`${flag} must be a whole number from ${range.min} to ${range.max} (got '${text}')`);
   }
   return n;
+}
+
+/** A comma-separated flag: each item read by `item`, 1 to `max` of them, each once. */
+function listOf<T>(flag: string, text: string, item: (text: string) => T, max: number): T[] {
+  const items = text.split(",").map((part) => part.trim()).filter((part) => part !== "").map(item);
+  if (items.length === 0 || items.length > max || new Set(items).size !== items.length) {
+    throw new UsageError(`${flag} takes 1 to ${max} different values, comma-separated (got '${text}')`);
+  }
+  return items;
 }
 
 function oneOf<T extends string>(flag: string, text: string, values: readonly T[]): T {
@@ -257,7 +285,10 @@ function parseUrl(text: string): string {
 
 /** The query string of `POST /api/v1/compress`: only the settings given (the server's defaults otherwise). */
 export function settingsQuery(
-  o: Pick<CompressOptions, "quality" | "target" | "format" | "encoder" | "maxWidth" | "maxHeight" | "fit">,
+  o: Pick<
+    CompressOptions,
+    "quality" | "target" | "format" | "encoder" | "maxWidth" | "maxHeight" | "fit" | "widths" | "formats"
+  >,
 ): URLSearchParams {
   const q = new URLSearchParams();
   if (o.quality !== undefined) q.set("quality", String(o.quality));
@@ -267,5 +298,7 @@ export function settingsQuery(
   if (o.maxWidth !== undefined) q.set("maxWidth", String(o.maxWidth));
   if (o.maxHeight !== undefined) q.set("maxHeight", String(o.maxHeight));
   if (o.fit !== undefined) q.set("fit", o.fit);
+  if (o.widths !== undefined) q.set("widths", o.widths.join(","));
+  if (o.formats !== undefined) q.set("formats", o.formats.join(","));
   return q;
 }

@@ -5,7 +5,8 @@
  * a refused request (403) or an unreachable server stops the run at once; any other failure is that file's,
  * and the run goes on.
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { unzipSync } from "fflate";
 import { V1_HEADERS } from "../contract/api-keys.ts";
 import type { OutputFormat } from "../contract/settings.ts";
 import { type CompressOptions, settingsQuery } from "./args.ts";
@@ -97,7 +98,7 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
 /** Sends one file and writes its result once verified; resolves to its line's data. */
 async function compressOne(
   file: PlannedFile,
-  run: { format?: OutputFormat; inPlace: boolean },
+  run: { format?: OutputFormat; inPlace: boolean; widths?: number[] },
   client: CompressClient,
 ): Promise<FileResult> {
   // Before the server sees (and counts) the file: a result that cannot be written would be paid for and lost.
@@ -108,9 +109,11 @@ async function compressOne(
   try {
     const res = await postImage(file.input, client);
     body = res.body!;
-    const expected = expectedResult(res.headers, run.format);
+    const expected = expectedResult(res.headers, run.format, run.widths !== undefined);
     body = verifiedBody(body, expected);
-    const written = await writeAtomically(file.output, body, client.signal);
+    const written = run.widths
+      ? await writeSet(dirname(file.output), new Uint8Array(await new Response(body).arrayBuffer()), client.signal)
+      : await writeAtomically(file.output, body, client.signal);
     const h = res.headers;
     return {
       path: file.input,
@@ -131,6 +134,29 @@ async function compressOne(
     }
     throw err;
   }
+}
+
+/**
+ * A web set's ZIP unpacked beside where the photo's result would go (`out/beach/beach-1280.avif`, its
+ * picture.html and manifest.json), each file written atomically. An entry that would land outside that
+ * folder fails the file before anything is written. Resolves to the ZIP's size.
+ */
+async function writeSet(dir: string, zip: Uint8Array, signal?: AbortSignal): Promise<number> {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(zip);
+  } catch (err) {
+    throw new UnverifiedAnswerError(`is not a readable ZIP (${(err as Error).message})`);
+  }
+  const outside = Object.keys(entries).find((name) =>
+    isAbsolute(name) || name.split(/[\\/]/).some((part) => part === "..") || name.includes("\0")
+  );
+  if (outside !== undefined) throw new UnverifiedAnswerError(`has an entry outside its folder ('${outside}')`);
+  for (const [name, bytes] of Object.entries(entries)) {
+    if (name.endsWith("/")) continue;
+    await writeAtomically(join(dir, name), new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(), signal);
+  }
+  return zip.length;
 }
 
 function numberHeader(value: string | null): number | null {

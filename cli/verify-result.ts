@@ -40,6 +40,8 @@ export const SIGNATURES: Readonly<Record<string, (head: Uint8Array) => boolean>>
   "image/webp": (b) => at(b, 0, ascii("RIFF")) && at(b, 8, ascii("WEBP")),
   "image/avif": startsAvif,
   // A bare codestream, or the ISO-BMFF container's signature box.
+  // A web set's ZIP: a local file header first.
+  "application/zip": (b) => at(b, 0, [0x50, 0x4b, 0x03, 0x04]),
   "image/jxl": (b) => at(b, 0, [0xff, 0x0a]) || at(b, 0, [0, 0, 0, 0x0c, ...ascii("JXL "), 0x0d, 0x0a, 0x87, 0x0a]),
 };
 
@@ -48,6 +50,15 @@ export const RESULT_TYPES = Object.fromEntries(OUTPUT_FORMATS.map((format) => {
   const { mimeType, label } = FORMATS[format];
   return [format, { mediaType: mimeType, name: label, starts: SIGNATURES[mimeType] ?? (() => false) }];
 })) as Record<OutputFormat, ResultType>;
+
+/** A web set's answer (`--widths`): its files, picture.html and manifest.json in one ZIP. */
+export const SET_RESULT: ResultType = {
+  mediaType: "application/zip",
+  name: "web set (ZIP)",
+  starts: SIGNATURES["application/zip"]!,
+};
+/** A set holds several images per photo, each of which may be as large as a result: a bound of its own. */
+export const MAX_SET_RESULT_BYTES = 256 * 1024 * 1024;
 
 /**
  * The most a result can be: the server keeps the original when it cannot make it smaller, so a result is never
@@ -76,12 +87,16 @@ export interface ExpectedResult {
  * UnverifiedAnswerError otherwise. The result may also be a JPEG whatever was asked: the original, kept when no
  * smaller result was found ("already optimised").
  */
-export function expectedResult(headers: Headers, format: OutputFormat | undefined): ExpectedResult {
+export function expectedResult(
+  headers: Headers,
+  format: OutputFormat | undefined,
+  set = false,
+): ExpectedResult {
   const mediaType = (headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const asked = RESULT_TYPES[format ?? DEFAULT_SAVED_SETTINGS.format];
-  const type = [asked, RESULT_TYPES.jpeg].find((t) => t.mediaType === mediaType);
+  const asked = set ? SET_RESULT : RESULT_TYPES[format ?? DEFAULT_SAVED_SETTINGS.format];
+  const type = (set ? [SET_RESULT] : [asked, RESULT_TYPES.jpeg]).find((t) => t.mediaType === mediaType);
   if (!type) {
-    if (!mediaType.startsWith("image/")) {
+    if (!mediaType.startsWith("image/") && mediaType !== SET_RESULT.mediaType) {
       throw new UnverifiedAnswerError(`is not an image (${mediaType || "no Content-Type"})`);
     }
     throw new UnverifiedAnswerError(`is ${mediaType}, not the ${asked.name} asked for`);
@@ -98,9 +113,10 @@ export function expectedResult(headers: Headers, format: OutputFormat | undefine
   }
   const size = Number(sizeText);
   if (size === 0) throw new UnverifiedAnswerError("is an empty result");
-  if (size > MAX_RESULT_BYTES) {
+  const max = set ? MAX_SET_RESULT_BYTES : MAX_RESULT_BYTES;
+  if (size > max) {
     throw new UnverifiedAnswerError(
-      `announces ${size} bytes, more than any result can be (${MAX_RESULT_BYTES} bytes); it was not read`,
+      `announces ${size} bytes, more than any result can be (${max} bytes); it was not read`,
     );
   }
   return { type, size, jobId };

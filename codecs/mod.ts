@@ -53,8 +53,9 @@ export type {
   MetadataReport,
   ProgressCallback,
   QualityReport,
+  SetOutput,
 } from "./types.ts";
 export { AUTO_SCORE_THRESHOLD } from "./pipeline/targets.ts";
-export { estimateJobMemory } from "./pool/job-memory.ts";
+export { encodedFormats, estimateJobMemory } from "./pool/job-memory.ts";
 /** Largest image (pixels) the WASM codecs handle reliably; see codecs/README.md. */
 export const CODEC_MAX_PIXELS = 100_000_000;

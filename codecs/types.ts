@@ -1,5 +1,6 @@
 /** Public result and option types of the codec engine. */
 import type { CodecId } from "../contract/settings.ts";
+import type { OutputFormat } from "../contract/formats.ts";
 import type { MetadataReport } from "./container/metadata.ts";
 import type { QualityReport } from "./quality/report.ts";
 
@@ -53,6 +54,19 @@ export interface CompressResult {
   /** A small upright JPEG for lists (short side 128-255 px, or the image itself if smaller). */
   thumbnail: Uint8Array;
   timings: CompressTimings;
+  /** A web set's files (settings.widths), widest first; `bytes` is then empty (the server packs the files). */
+  set?: SetOutput[];
+}
+
+/** One file of a web set as the engine made it. */
+export interface SetOutput {
+  format: OutputFormat;
+  encoder: CodecId;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+  /** SSIMULACRA 2 against the original resized to this width. */
+  score: number;
 }
 
 /** A result measured in the same call (every call that did not defer its score). */

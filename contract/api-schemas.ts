@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { ApiKey, ApiKeyList, CreatedApiKey, V1Accepted } from "./api-keys.ts";
 import { type Job, JOB_STATUSES, type MetadataReport, type QualityScores } from "./jobs.ts";
 import { CODEC_IDS, compressSettingsSchema, OUTPUT_FORMATS } from "./settings.ts";
+import type { WebSet } from "./web-sets.ts";
 
 const isoTime = z.string().describe("ISO 8601 time");
 
@@ -27,6 +28,18 @@ export const metadataReportSchema = z.object({
   kept: z.array(z.string()),
   removed: z.array(z.string()),
   orientation: z.number().int().describe("The input's EXIF orientation (1-8), applied to the pixels"),
+});
+
+export const webSetSchema = z.object({
+  name: z.string().describe("The photo's base name: the ZIP's folder and each file's prefix"),
+  files: z.array(z.object({
+    file: z.string().describe("e.g. beach-1280.avif"),
+    format: z.enum(OUTPUT_FORMATS),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytes: z.number().int(),
+    score: z.number().describe("SSIMULACRA 2 against the original resized to this width"),
+  })),
 });
 
 export const jobSchema = z.object({
@@ -51,6 +64,7 @@ export const jobSchema = z.object({
   scores: qualityScoresSchema.nullable(),
   scorePending: z.boolean().describe("Completed, its score still being measured (it arrives in scores)"),
   metadata: metadataReportSchema.nullable(),
+  webSet: webSetSchema.nullable().describe("A web set's files; its result is their ZIP. Null for one output"),
   createdAt: isoTime,
   completedAt: isoTime.nullable(),
   expiresAt: isoTime.nullable().describe("When the bytes are deleted"),
@@ -83,6 +97,7 @@ export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) });
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const matches = <A, B>(ok: Same<A, B>) => ok;
 matches<z.infer<typeof jobSchema>, Job>(true);
+matches<z.infer<typeof webSetSchema>, WebSet>(true);
 matches<z.infer<typeof qualityScoresSchema>, QualityScores>(true);
 matches<z.infer<typeof metadataReportSchema>, MetadataReport>(true);
 matches<z.infer<typeof v1AcceptedSchema>, V1Accepted>(true);

@@ -33,8 +33,13 @@ export function safeFileName(name: string): string {
 
 /** The name a result is saved under: the safe base name with the output's real extension. */
 export function downloadName(filename: string, format: OutputFormat): string {
+  return `${resultBaseName(filename)}.${FORMATS[format].extension}`;
+}
+
+/** A result's base name: the upload's safe name without its extension (a web set's ZIP and folder are named so too). */
+export function resultBaseName(filename: string): string {
   const base = safeFileName(filename).replace(/\.(jpe?g|jfif)$/i, "").replace(/[\s.]+$/, "") || "image";
-  return `${[...base].slice(0, MAX_BASE_NAME).join("")}.${FORMATS[format].extension}`;
+  return [...base].slice(0, MAX_BASE_NAME).join("");
 }
 
 /**

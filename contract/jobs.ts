@@ -1,5 +1,6 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
 import type { BatchPriority, CodecId, CompressSettings } from "./settings.ts";
+import type { WebSet } from "./web-sets.ts";
 import { scoreWordMin, shownScore } from "./score-words.ts";
 
 export const JOB_STATUSES = ["pending", "processing", "completed", "error"] as const;
@@ -65,6 +66,8 @@ export interface Job {
   /** Completed and downloadable, its score still being measured (it arrives in `scores`). */
   scorePending: boolean;
   metadata: MetadataReport | null;
+  /** A web set (Premium, issue 30): its files with sizes and scores; the download is their ZIP. Null for one output. */
+  webSet: WebSet | null;
   createdAt: string;
   completedAt: string | null;
   /** When the bytes are deleted from memory (null until completed). */

@@ -16,6 +16,8 @@ export interface PlanLimits {
   /** Free users get a fixed 2; premium users choose 1-10 (default 3). */
   fixedConcurrency: number | null;
   targets: boolean;
+  /** Responsive web sets (widths × formats from one photo). */
+  webSets: boolean;
   ads: boolean;
 }
 
@@ -31,6 +33,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     priority: 0,
     fixedConcurrency: 2,
     targets: false,
+    webSets: false,
     ads: true,
   },
   premium: {
@@ -42,6 +45,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     priority: 1,
     fixedConcurrency: null,
     targets: true,
+    webSets: true,
     ads: false,
   },
 };

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_CONCURRENT } from "./plans.ts";
+import { DEFAULT_SET_FORMATS, MAX_SET_WIDTHS } from "./web-sets.ts";
 import {
   CODEC_IDS,
   type CodecId,
@@ -34,7 +35,7 @@ export const QUALITY_RANGE = { min: 1, max: 100 } as const;
 export const MAX_CONCURRENT_RANGE = { min: 1, max: 10 } as const;
 export const TARGET_KB_RANGE = { min: 1, max: 100_000 } as const;
 export const TARGET_SCORE_RANGE = { min: 50, max: 95 } as const;
-/** maxWidth and maxHeight, in pixels. */
+/** maxWidth and maxHeight, in pixels; also each width of a web set. */
 export const RESIZE_RANGE = { min: 1, max: 16_384 } as const;
 
 type Range = { readonly min: number; readonly max: number };
@@ -66,6 +67,20 @@ export type Target = z.infer<typeof targetSchema>;
 export const searchesEncoders = (s: { format: OutputFormat; target: Target | null | undefined }): boolean =>
   hasEncoderChoice(s.format) && (s.target?.kind === "auto" || s.target?.kind === "quality");
 
+/** A web set's widths (Premium; contract/web-sets.ts): null makes one output, not a set. */
+const widthsMessage =
+  `widths must be 1 to ${MAX_SET_WIDTHS} different whole numbers from ${RESIZE_RANGE.min} to ${RESIZE_RANGE.max}`;
+const setWidthsSchema = z.array(
+  z.number({ error: widthsMessage }).int(widthsMessage).min(RESIZE_RANGE.min, widthsMessage)
+    .max(RESIZE_RANGE.max, widthsMessage),
+  { error: widthsMessage },
+).min(1, widthsMessage).max(MAX_SET_WIDTHS, widthsMessage)
+  .refine((list) => new Set(list).size === list.length, widthsMessage);
+/** A web set's formats: the `<picture>` sources it makes, each once. */
+const formatsMessage = `formats must be one or more of ${OUTPUT_FORMATS.join(", ")}, each once`;
+const setFormatsSchema = z.array(z.enum(OUTPUT_FORMATS, { error: formatsMessage }), { error: formatsMessage })
+  .min(1, formatsMessage).refine((list) => new Set(list).size === list.length, formatsMessage);
+
 /** How one image is compressed: what reaches the codecs. */
 const compressSettingsFields = z.object({
   quality: wholeNumber("quality", QUALITY_RANGE),
@@ -81,6 +96,8 @@ const compressSettingsFields = z.object({
   maxWidth: wholeNumber("maxWidth", RESIZE_RANGE).nullable(),
   maxHeight: wholeNumber("maxHeight", RESIZE_RANGE).nullable(),
   fit: oneOf("fit", FITS),
+  widths: setWidthsSchema.nullable(),
+  formats: setFormatsSchema,
 });
 
 /** How a batch is scheduled (the spec's batchProcessing): what reaches the scheduler, never a codec. */
@@ -117,6 +134,8 @@ export const DEFAULT_SETTINGS: CompressSettings = {
   maxWidth: null,
   maxHeight: null,
   fit: "inside",
+  widths: null,
+  formats: [...DEFAULT_SET_FORMATS],
 };
 
 /**
@@ -157,6 +176,9 @@ export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
     "Resize to at most this many pixels wide (never enlarged); the score is measured against the resized photo.",
   maxHeight: "Resize to at most this many pixels high (never enlarged); with maxWidth, fit says how the box is filled.",
   fit: "inside keeps the whole photo within maxWidth × maxHeight; cover fills that box exactly with a centred crop.",
+  widths:
+    "Premium: a web set of these widths (e.g. 640,1280,1920,2560; none wider than the photo), as a ZIP with picture.html and manifest.json.",
+  formats: "A web set's formats (e.g. avif,jpeg), every file at the target (auto: SSIMULACRA 2 ≥ 80).",
   priority: "Order among this account's own jobs.",
   maxConcurrent: "Premium: how many of this account's jobs run at once.",
   pauseOnError: "Pause the batch when a job fails (one image per request: no effect).",
@@ -185,13 +207,25 @@ export function settingsToFields(s: Partial<SavedSettings>): Record<string, stri
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(s)) {
     if (value === null || value === undefined) continue;
-    fields[key] = typeof value === "object" ? JSON.stringify(value) : String(value);
+    fields[key] = Array.isArray(value)
+      ? value.join(",")
+      : typeof value === "object"
+      ? JSON.stringify(value)
+      : String(value);
   }
   return fields;
 }
 
 /** Settings whose default is null (none) and whose value is a whole number. */
 const NULLABLE_NUMBERS = new Set<keyof SavedSettings>(["maxWidth", "maxHeight"]);
+/** Settings that are lists: comma-separated in text (`640,1280`), or the JSON array the form may send. */
+const LISTS = new Set<keyof SavedSettings>(["widths", "formats"]);
+
+function listFromText(text: string, numbers: boolean): unknown {
+  if (text.trim().startsWith("[")) return parseJson(text);
+  const items = text.split(",").map((item) => item.trim());
+  return numbers ? items.map((item) => (/^\d+$/.test(item) ? Number(item) : item)) : items;
+}
 
 /**
  * Text fields back into typed values, by each setting's kind (its default's type); other keys are
@@ -206,8 +240,12 @@ export function settingsFromFields(fields: Record<string, string>): Partial<Reco
       ? "object"
       : NULLABLE_NUMBERS.has(key)
       ? "number"
+      : LISTS.has(key)
+      ? "list"
       : typeof DEFAULT_SAVED_SETTINGS[key];
-    out[key] = kind === "number" && /^\d+$/.test(text)
+    out[key] = kind === "list"
+      ? listFromText(text, key === "widths")
+      : kind === "number" && /^\d+$/.test(text)
       ? Number(text)
       : kind === "boolean" && (text === "true" || text === "false")
       ? text === "true"

@@ -74,6 +74,8 @@ export const jobs = sqliteTable("jobs", {
   /** Completed with its score still to measure (a deferred score, DESIGN §4). */
   scoreDue: integer("score_due", { mode: "boolean" }).notNull().default(false),
   metadataJson: text("metadata_json"),
+  /** A web set's files (contract/web-sets.ts `WebSet`, JSON); null for one output. */
+  webSetJson: text("web_set_json"),
   /** Whether this job still holds a unit of the daily quota (false once refunded). */
   charged: integer("charged", { mode: "boolean" }).notNull().default(false),
   /** The UTC day (YYYY-MM-DD) whose quota it was charged to. */

@@ -8,7 +8,7 @@ import type { Codec } from "../codec.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
 import { sniffFormat } from "../container/sniff.ts";
-import { type MetadataReport, planMetadata } from "../container/metadata.ts";
+import { type MetadataPlan, type MetadataReport, planMetadata } from "../container/metadata.ts";
 import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { planResize, planTo, resample } from "../image/resize.ts";
@@ -16,10 +16,10 @@ import { thumbnailPixels } from "../image/thumbnail.ts";
 import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
 import { thumbnailOptions } from "../jpeg/options.ts";
-import { measurePlanes } from "../quality/planes.ts";
+import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { IDENTICAL, type QualityReport } from "../quality/report.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
-import type { CompressResult, MeasuredResult, ProgressCallback } from "../types.ts";
+import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
 import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
 import { searchQuality } from "./target-search.ts";
@@ -55,6 +55,39 @@ export function refuseUnsupported(info: JpegInfo, maxPixels: number): void {
   if (info.width * info.height > maxPixels) throw tooManyPixels(info.width, info.height, maxPixels);
 }
 
+/** A job's timings before its first step (`probes`: the full-size encodes a fixed quality makes). */
+export const newTimings = (probes: number): CompressTimings => ({
+  decodeMs: 0,
+  resizeMs: 0,
+  encodeMs: 0,
+  measureMs: 0,
+  proxyMs: 0,
+  totalMs: 0,
+  probes,
+  proxyProbes: 0,
+});
+
+/** A job's first steps: inspect the header, refuse what the pipeline would refuse anyway, decode upright. */
+export async function openSource(
+  signal: AbortSignal,
+  input: CompressInput,
+  onProgress: ProgressCallback,
+  timings: CompressTimings,
+): Promise<{ info: JpegInfo; upright: RgbaImage }> {
+  const { bytes } = input;
+  onProgress("inspect", 2);
+  const info = inspectJpeg(bytes);
+  refuseUnsupported(info, input.maxPixels);
+  refuseImpossibleSize(info, bytes.length);
+  signal.throwIfAborted();
+  onProgress("decode", 5);
+  const t = performance.now();
+  const upright = await decodeUpright(bytes, info);
+  timings.decodeMs = performance.now() - t;
+  signal.throwIfAborted();
+  return { info, upright };
+}
+
 export function compressImage(
   signal: AbortSignal,
   input: CompressInput & { deferScore?: false },
@@ -71,28 +104,10 @@ export async function compressImage(
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
   const started = performance.now();
-  const timings = {
-    decodeMs: 0,
-    resizeMs: 0,
-    encodeMs: 0,
-    measureMs: 0,
-    proxyMs: 0,
-    totalMs: 0,
-    probes: 1,
-    proxyProbes: 0,
-  };
+  const timings = newTimings(1);
   const { bytes, settings } = input;
-  onProgress("inspect", 2);
-  const info = inspectJpeg(bytes);
-  refuseUnsupported(info, input.maxPixels);
-  refuseImpossibleSize(info, bytes.length);
-  signal.throwIfAborted();
-
-  onProgress("decode", 5);
+  const { info, upright: decoded } = await openSource(signal, input, onProgress, timings);
   let t = performance.now();
-  const decoded = await decodeUpright(bytes, info);
-  timings.decodeMs = performance.now() - t;
-  signal.throwIfAborted();
   // Resized, this is the original for everything that follows: the score, the thumbnail, the result's size.
   t = performance.now();
   const resize = planResize(decoded.width, decoded.height, settings);
@@ -105,76 +120,21 @@ export async function compressImage(
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   timings.encodeMs += performance.now() - t;
 
-  const grayscale = info.colorSpace === "grayscale";
-  // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format.
   const goal = settings.target ? scoreGoal(settings.target) : null;
   const measureNow = goal !== null || !input.deferScore;
-  const fixedCodec = codecFor(settings);
-
   t = performance.now();
   const originalPlanes = measureNow ? measurePlanes(upright) : null;
   timings.measureMs += performance.now() - t;
   // The pyramid lives in the metric's WASM memory: freed when the job ends, however it ends.
   try {
-    const encodeSettings = goal === null || !fixedCodec.capabilities.chromaSubsampling
-      ? settings
-      : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
-    const toEncode = fixedCodec.prepare(upright, encodeSettings, grayscale);
-    if (toEncode !== upright) releasePixels(upright);
-    const metadata = planMetadata(info, settings.stripMetadata, fixedCodec.capabilities.metadata);
-    const context = { grayscale, scoreGoal: goal !== null };
-
-    const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
-      signal.throwIfAborted();
-      let te = performance.now();
-      const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
-      const out = codec.carryMetadata(encoded, metadata);
-      timings.encodeMs += performance.now() - te;
-      if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
-      te = performance.now();
-      const report = await measureOutput(out, codec, originalPlanes!);
-      timings.measureMs += performance.now() - te;
-      // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
-      return { codec, quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
-    };
-
-    let chosen: Encoded;
-    let chosenQuality: number | null = null;
-    if (goal !== null) {
-      const result = await searchEncoders(searchCodecs(settings.format), toEncode, {
-        signal,
-        goal: goal + agreementMargin(grayscale),
-        chroma: encodeSettings.chromaSubsampling,
-        proxyEncode: async (codec, pixels, q) => {
-          const tp = performance.now();
-          const out = await codec.encode(pixels, encodeSettings, q, context);
-          timings.proxyMs += performance.now() - tp;
-          return out;
-        },
-        fullProbe: (codec, q, probes, maxProbes) => {
-          onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
-          return encodeAt(codec, q, true);
-        },
-        timings,
-      });
-      chosen = result.chosen;
-      chosenQuality = chosen.quality;
-      timings.probes = result.probes;
-      timings.proxyProbes = result.proxyProbes;
-    } else if (settings.target?.kind === "size") {
-      const spec = searchSpecFor(settings.target);
-      let probes = 0;
-      const result = await searchQuality(spec, (q) => {
-        onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
-        return encodeAt(fixedCodec, q, false);
-      });
-      chosen = result.chosen;
-      chosenQuality = chosen.quality;
-      timings.probes = result.probes;
-    } else {
-      onProgress("encode", 20);
-      chosen = await encodeAt(fixedCodec, settings.quality, false);
-    }
+    const { chosen, chosenQuality, metadata, toEncode } = await encodeOutput(signal, upright, {
+      info,
+      settings,
+      planes: originalPlanes,
+      timings,
+      onProgress,
+      releaseImage: true,
+    });
     // Encoding is over: only the measuring planes are needed from here.
     releasePixels(toEncode);
     onProgress("measure", 85);
@@ -300,4 +260,88 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
     probes: t.probes,
     proxyProbes: t.proxyProbes,
   };
+}
+
+/** What `encodeOutput` needs besides the image. */
+export interface OutputContext {
+  info: JpegInfo;
+  settings: CompressSettings;
+  /** The image's pyramid, when a score goal or an immediate score needs it. */
+  planes: MeasurePlanes | null;
+  timings: CompressTimings;
+  onProgress: ProgressCallback;
+  /** Release `image` as soon as the codec has its own copy (a job's last use of it); else the caller keeps it. */
+  releaseImage?: boolean;
+}
+
+/**
+ * One output of `image` (the job's original: upright, resized) for `settings`: the fixed codec at its quality,
+ * a size target's search, or a score goal's search across the format's encoders (the goal also chooses the
+ * chroma subsampling). `toEncode` is the image as the codec took it (`image` itself, or a new one), for the
+ * caller to release.
+ */
+export async function encodeOutput(
+  signal: AbortSignal,
+  image: RgbaImage,
+  { info, settings, planes, timings, onProgress, releaseImage = false }: OutputContext,
+): Promise<{ chosen: Encoded; chosenQuality: number | null; metadata: MetadataPlan; toEncode: RgbaImage }> {
+  const grayscale = info.colorSpace === "grayscale";
+  // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format.
+  const goal = settings.target ? scoreGoal(settings.target) : null;
+  const fixedCodec = codecFor(settings);
+  const encodeSettings = goal === null || !fixedCodec.capabilities.chromaSubsampling
+    ? settings
+    : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
+  const toEncode = fixedCodec.prepare(image, encodeSettings, grayscale);
+  if (releaseImage && toEncode !== image) releasePixels(image);
+  const metadata = planMetadata(info, settings.stripMetadata, fixedCodec.capabilities.metadata);
+  const context = { grayscale, scoreGoal: goal !== null };
+
+  const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
+    signal.throwIfAborted();
+    let te = performance.now();
+    const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
+    const out = codec.carryMetadata(encoded, metadata);
+    timings.encodeMs += performance.now() - te;
+    if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
+    te = performance.now();
+    const report = await measureOutput(out, codec, planes!);
+    timings.measureMs += performance.now() - te;
+    // The unrounded metric: a 79.96 must not pass a goal of 80 as the report's 80.0.
+    return { codec, quality, bytes: out, size: out.length, score: report.ssimulacra2, report };
+  };
+
+  if (goal !== null) {
+    const result = await searchEncoders(searchCodecs(settings.format), toEncode, {
+      signal,
+      goal: goal + agreementMargin(grayscale),
+      chroma: encodeSettings.chromaSubsampling,
+      proxyEncode: async (codec, pixels, q) => {
+        const tp = performance.now();
+        const out = await codec.encode(pixels, encodeSettings, q, context);
+        timings.proxyMs += performance.now() - tp;
+        return out;
+      },
+      fullProbe: (codec, q, probes, maxProbes) => {
+        onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
+        return encodeAt(codec, q, true);
+      },
+      timings,
+    });
+    timings.probes = result.probes;
+    timings.proxyProbes = result.proxyProbes;
+    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode };
+  }
+  if (settings.target?.kind === "size") {
+    const spec = searchSpecFor(settings.target);
+    let probes = 0;
+    const result = await searchQuality(spec, (q) => {
+      onProgress("encode", 10 + Math.round((70 * ++probes) / spec.maxProbes));
+      return encodeAt(fixedCodec, q, false);
+    });
+    timings.probes = result.probes;
+    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode };
+  }
+  onProgress("encode", 20);
+  return { chosen: await encodeAt(fixedCodec, settings.quality, false), chosenQuality: null, metadata, toEncode };
 }

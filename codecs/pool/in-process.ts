@@ -7,7 +7,8 @@
  */
 import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError } from "../errors.ts";
-import { compressImage, scoreImage } from "../pipeline/compress.ts";
+import { scoreImage } from "../pipeline/compress.ts";
+import { compressJob } from "../pipeline/web-set.ts";
 import { type CompressResult, type ImageInput, inputBytes, type QualityReport } from "../types.ts";
 import type { CompressOptions, ScoreOptions } from "./pool.ts";
 
@@ -45,7 +46,7 @@ export function createInProcessCodec({ jobTimeoutMs }: { jobTimeoutMs: number })
   return {
     compress: (bytes, settings, options = {}) =>
       serial(options.signal, async (signal) =>
-        compressImage(
+        compressJob(
           signal,
           {
             bytes: await inputBytes(bytes),

@@ -1,3 +1,5 @@
+import type { OutputFormat } from "../../contract/formats.ts";
+
 /**
  * Estimated peak memory of one job: 32 MB plus 40 bytes per pixel plus 5 per byte of the file.
  * Fitted on the corpus's 24 photos and the hostile shapes (bench/job-memory.ts: one job on a fresh
@@ -9,6 +11,19 @@
  * metadata and the spliced result. The pipeline frees each JS copy as soon as it is done with it
  * (image/release.ts).
  */
-export function estimateJobMemory(pixels: number, bytes = 0): number {
-  return 32 * 1024 * 1024 + 40 * pixels + 5 * bytes;
+export function estimateJobMemory(pixels: number, bytes = 0, formats: readonly OutputFormat[] = ["jpeg"]): number {
+  const perPixel = Math.max(...formats.map((f) => BYTES_PER_PIXEL[f]));
+  return 32 * 1024 * 1024 + perPixel * pixels + 5 * bytes;
 }
+
+/**
+ * Per pixel of the photo, by the format its output is encoded in (a web set: the most of its formats).
+ * AVIF's encoder holds 34-36 bytes per pixel of its own besides what every job holds, and a score goal's
+ * search keeps the decoder's (18.6) beside it: AVIF jobs with a goal peaked at 1.65-1.78× the 40 of the
+ * others (issue 30, AVIF's measurements in codecs/README.md), hence 72.
+ */
+const BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 72 };
+
+/** The formats a job's settings encode in: a web set's list, else the one format. */
+export const encodedFormats = (s: { format: OutputFormat; widths: number[] | null; formats: OutputFormat[] }) =>
+  s.widths ? s.formats : [s.format];

@@ -5,7 +5,8 @@
  * MessagePort it is given first.
  */
 import { toCodecErrorData } from "../errors.ts";
-import { compressImage, scoreImage } from "../pipeline/compress.ts";
+import { scoreImage } from "../pipeline/compress.ts";
+import { compressJob } from "../pipeline/web-set.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
@@ -32,7 +33,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
       }
       const { settings, maxPixels, deferScore } = message;
       const bytes = await inputBytes(message.bytes);
-      const result = await compressImage(
+      const result = await compressJob(
         signal,
         { bytes, settings, maxPixels, deferScore },
         (stage, percent) => {
@@ -43,6 +44,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
       post({ type: "result", id, result, heapBytes: wasmHeapBytes() }, [
         result.bytes.buffer as ArrayBuffer,
         result.thumbnail.buffer as ArrayBuffer,
+        ...(result.set ?? []).map((file) => file.bytes.buffer as ArrayBuffer),
       ]);
     } catch (error) {
       const data = toCodecErrorData(error);

@@ -108,10 +108,11 @@ const json = (description: string, ref: string, headers?: Json): Json => ({
 
 const binary = (type: string): Json => ({ schema: { type: "string", contentMediaType: type } });
 
-/** A result is any output format's media type (contract/formats.ts). */
-const RESULT_CONTENT: Json = Object.fromEntries(
-  OUTPUT_FORMATS.map((f) => [FORMATS[f].mimeType, binary(FORMATS[f].mimeType)]),
-);
+/** A result is any output format's media type (contract/formats.ts), or a web set's ZIP (`widths`). */
+const RESULT_CONTENT: Json = {
+  ...Object.fromEntries(OUTPUT_FORMATS.map((f) => [FORMATS[f].mimeType, binary(FORMATS[f].mimeType)])),
+  "application/zip": binary("application/zip"),
+};
 
 /** What every key-authenticated route may answer besides its own. */
 const KEY_ERRORS: Json = {

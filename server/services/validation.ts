@@ -7,7 +7,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.join(".");
-  // Our messages already name the field; zod's generic ones get it prefixed.
-  const message = field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message;
+  // Our messages already name the field (a list's item, `formats.0`, by the list's name); zod's generic ones
+  // get it prefixed.
+  const named = issue.message.startsWith(field) || issue.message.startsWith(`${String(issue.path[0])} `);
+  const message = field && !named ? `${field}: ${issue.message}` : issue.message;
   throw new ApiError(400, message);
 }

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { API_KEY_PREFIX, API_KEYS_PATHS, type CreatedApiKey } from "../../contract/api-keys.ts";
+import { createClient } from "@libsql/client";
 import { decodeJpegPixels } from "../../codecs/jpeg/decode.ts";
 import { freePort, type RunningServer, startServer } from "../setup/server-process.ts";
 
@@ -125,6 +126,54 @@ Deno.test({
       });
       assert.notEqual(unreachable.code, 0);
       assert.ok(unreachable.stderr.includes(`Cannot reach ${closed}: `), unreachable.stderr);
+    } finally {
+      await server.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "CLI e2e: --widths and --formats write each photo's web set as a folder with picture.html and manifest.json",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "cli-set-" });
+    const server = await startServer({ WORKERS: "1", STORE_URL: "memory:" });
+    try {
+      const { created } = await signUpWithKey(server);
+      const db = createClient({ url: server.databaseUrl });
+      await db.execute("UPDATE users SET subscription_status = 'active' WHERE username = 'cli-user'");
+      db.close();
+      await Deno.mkdir(join(dir, "photos", "trip"), { recursive: true });
+      await Deno.copyFile(join(FIXTURES, "base.jpg"), join(dir, "photos", "trip", "Beach.jpg"));
+      const out = join(dir, "web");
+      const run = await cli(
+        ["compress", join(dir, "photos"), "--out", out, "--widths", "64,100", "--formats", "webp,jpeg"],
+        { SQUEEZE_API_KEY: created.key, SQUEEZE_API_URL: server.url },
+      );
+      assert.equal(run.code, 0, `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+      const folder = join(out, "trip", "Beach");
+      const names = [];
+      for await (const entry of Deno.readDir(folder)) names.push(entry.name);
+      assert.deepEqual(names.sort(), [
+        "Beach-100.jpg",
+        "Beach-100.webp",
+        "Beach-64.jpg",
+        "Beach-64.webp",
+        "manifest.json",
+        "picture.html",
+      ]);
+      const manifest = JSON.parse(await Deno.readTextFile(join(folder, "manifest.json")));
+      for (const file of manifest.files) {
+        assert.equal((await Deno.stat(join(folder, file.file))).size, file.bytes, file.file);
+      }
+      const pixels = await decodeJpegPixels(await Deno.readFile(join(folder, "Beach-64.jpg")));
+      assert.deepEqual([pixels.width, pixels.height], [64, 48]);
+      assert.match(
+        await Deno.readTextFile(join(folder, "picture.html")),
+        /srcset="Beach-64\.webp 64w, Beach-100\.webp 100w"/,
+      );
     } finally {
       await server.stop();
       await Deno.remove(dir, { recursive: true });

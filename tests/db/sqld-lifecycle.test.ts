@@ -76,6 +76,7 @@ const done = {
   scoresJson: null,
   scoreDue: false,
   metadataJson: null,
+  webSetJson: null,
 };
 
 test("on sqld an admission past the limit writes nothing, and a failure refunds with its status", async (t) => {

@@ -1,11 +1,7 @@
 /** AVIF output through the compression API on the real WASM pool (issue 30, item 3). */
 import assert from "node:assert/strict";
 import { sniffFormat } from "../../codecs/mod.ts";
-import { createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
-
-/** Every job ended, and every deferred score measured. */
-const settled = (jobs: Array<{ status: string; scorePending?: boolean }>) =>
-  jobs.length > 0 && jobs.every((j) => (j.status === "completed" && !j.scorePending) || j.status === "error");
+import { allSettled, createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 
 Deno.test("format=avif makes an AVIF job: encoder avif, served as image/avif under a .avif name, scored", async () => {
   const t = await createTestApp({ pool: 1 });
@@ -14,7 +10,7 @@ Deno.test("format=avif makes an AVIF job: encoder avif, served as image/avif und
     const files = [await fixture("metadata-all.jpg", "shot.jpg")];
     const res = await upload(t, cookie, files, { format: "avif", quality: "60", stripMetadata: "false" });
     assert.equal(res.status, 201);
-    const [job] = await waitForJobs(t, cookie, settled, 60_000);
+    const [job] = await waitForJobs(t, cookie, allSettled, 60_000);
     assert.equal(job.status, "completed", job.errorMessage);
     assert.equal(job.format, "avif");
     assert.equal(job.encoder, "avif");

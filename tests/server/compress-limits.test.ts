@@ -215,6 +215,8 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
     maxWidth: 1280,
     maxHeight: 720,
     fit: "cover",
+    widths: null,
+    formats: ["avif", "jpeg"],
   };
   assert.deepEqual(jobs[0].settings, expected);
   const [call] = await compressor.started(1);

@@ -2,11 +2,7 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import { inspectJpeg } from "../../codecs/mod.ts";
-import { createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
-
-/** Every job ended, and every deferred score measured. */
-const settled = (jobs: Array<{ status: string; scorePending?: boolean }>) =>
-  jobs.length > 0 && jobs.every((j) => (j.status === "completed" && !j.scorePending) || j.status === "error");
+import { allSettled, createTestApp, fixture, signUp, upload, waitForJobs } from "../setup/app-harness.ts";
 
 Deno.test("POST /api/compress compresses photos; download serves a smaller JPEG and preview the original", async () => {
   const t = await createTestApp({ pool: 2 });
@@ -21,7 +17,7 @@ Deno.test("POST /api/compress compresses photos; download serves a smaller JPEG 
     assert.equal(batch.totalOriginalSize, files[0]!.size + files[1]!.size);
     assert.ok(jobs.every((j: { status: string; batchId: string }) => j.status === "pending" && j.batchId === batch.id));
 
-    const done = await waitForJobs(t, cookie, settled);
+    const done = await waitForJobs(t, cookie, allSettled);
     for (const job of done) {
       assert.equal(job.status, "completed", job.errorMessage);
       assert.equal(job.progress, 100);
@@ -81,7 +77,7 @@ Deno.test("WebP output is served as image/webp under a .webp name", async () => 
     const { cookie } = await signUp(t);
     const res = await upload(t, cookie, [await fixture("metadata-all.jpg", "shot.jpg")], { format: "webp" });
     assert.equal(res.status, 201);
-    const [job] = await waitForJobs(t, cookie, settled);
+    const [job] = await waitForJobs(t, cookie, allSettled);
     assert.equal(job.status, "completed", job.errorMessage);
     assert.equal(job.format, "webp");
     const dl = await t.request(`/api/download/${job.id}`, { headers: { Cookie: cookie } });
@@ -100,7 +96,7 @@ Deno.test("a corrupt JPEG fails its own job with a clear message, refunds its qu
     const { cookie } = await signUp(t);
     const files = [await fixture("corrupt-scan.jpg", "broken.jpg"), await fixture("metadata-all.jpg", "fine.jpg")];
     assert.equal((await upload(t, cookie, files)).status, 201);
-    const jobs = await waitForJobs(t, cookie, settled);
+    const jobs = await waitForJobs(t, cookie, allSettled);
     const broken = jobs.find((j: { filename: string }) => j.filename === "broken.jpg");
     const fine = jobs.find((j: { filename: string }) => j.filename === "fine.jpg");
     assert.equal(broken.status, "error");
@@ -126,7 +122,7 @@ Deno.test("the batch ZIP holds exactly the completed files, named like the downl
       await fixture("icc-adobergb.jpg", "b.jpeg"),
     ];
     const { batch } = await (await upload(t, cookie, files)).json();
-    const jobs = await waitForJobs(t, cookie, settled);
+    const jobs = await waitForJobs(t, cookie, allSettled);
     assert.equal(jobs.filter((j: { status: string }) => j.status === "completed").length, 3);
     const res = await t.request(`/api/batches/${batch.id}/download.zip`, { headers: { Cookie: cookie } });
     assert.equal(res.status, 200);
@@ -149,8 +145,8 @@ Deno.test("GET /api/jobs/download.zip holds every completed result of the user, 
     await upload(t, cookie, [await fixture("metadata-all.jpg", "a.jpg"), await fixture("truncated.jpg", "bad.jpg")]);
     await upload(t, cookie, [await fixture("icc-adobergb.jpg", "b.jpeg")]);
     await upload(t, other, [await fixture("metadata-all.jpg", "bobs.jpg")]);
-    await waitForJobs(t, cookie, settled);
-    await waitForJobs(t, other, settled);
+    await waitForJobs(t, cookie, allSettled);
+    await waitForJobs(t, other, allSettled);
     const res = await t.request("/api/jobs/download.zip", { headers: { Cookie: cookie } });
     assert.equal(res.status, 200);
     const day = new Date().toISOString().slice(0, 10);

@@ -10,6 +10,7 @@ import {
 } from "../../contract/settings.ts";
 import { hashPassword } from "../../server/services/passwords.ts";
 import {
+  allSettled,
   createTestApp,
   fixture,
   jsonInit,
@@ -55,10 +56,6 @@ async function completedJob(t: TestApp, compressor: HeldCompressor, cookie: stri
   await waitForJobs(t, cookie, (all) => all.find((j) => j.id === job.id)?.status === "completed");
   return job as JobView;
 }
-
-/** Every job ended, and every deferred score measured. */
-const settled = (jobs: Array<{ status: string; scorePending?: boolean }>) =>
-  jobs.length > 0 && jobs.every((j) => (j.status === "completed" && !j.scorePending) || j.status === "error");
 
 Deno.test("POST /api/compress refuses format=webp with encoder=jpegli with a 400 naming encoder, leaving nothing behind", async () => {
   const compressor = new HeldCompressor(1);
@@ -161,7 +158,7 @@ Deno.test("with the real codecs, a jpegli upload completes as jpegli's bytes and
     const { jobs: [uploaded] } = await res.json();
     assert.equal(uploaded.settings.encoder, "jpegli");
 
-    const [first]: JobView[] = await waitForJobs(t, cookie, settled);
+    const [first]: JobView[] = await waitForJobs(t, cookie, allSettled);
     assert.equal(first!.status, "completed", first!.errorMessage ?? "");
     assert.equal(first!.encoder, "jpegli");
     assert.equal(first!.settings.encoder, "jpegli");
@@ -185,7 +182,7 @@ Deno.test("with the real codecs, a jpegli upload completes as jpegli's bytes and
     const { jobs: [second] } = await again.json();
     assert.equal(second.settings.encoder, "mozjpeg");
     assert.equal(second.sourceJobId, first!.id);
-    const all: JobView[] = await waitForJobs(t, cookie, (jobs) => jobs.length === 2 && settled(jobs));
+    const all: JobView[] = await waitForJobs(t, cookie, (jobs) => jobs.length === 2 && allSettled(jobs));
     const redone = all.find((j) => j.id === second.id)!;
     assert.equal(redone.status, "completed", redone.errorMessage ?? "");
     assert.equal(redone.encoder, "mozjpeg");

@@ -160,6 +160,10 @@ export function upload(t: TestApp, cookie: string, files: File[], fields: Record
   return t.request("/api/compress", { method: "POST", headers: { Cookie: cookie }, body: form });
 }
 
+/** Every job ended, and every deferred score measured: a `waitForJobs` condition. */
+export const allSettled = (jobs: Array<{ status: string; scorePending?: boolean }>) =>
+  jobs.length > 0 && jobs.every((j) => (j.status === "completed" && !j.scorePending) || j.status === "error");
+
 /** Polls GET /api/jobs until `done` holds for the listed jobs. */
 export async function waitForJobs(
   t: TestApp,

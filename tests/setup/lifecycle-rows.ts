@@ -63,6 +63,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     scoreDue: false,
     scoresJson: null,
     metadataJson: null,
+    webSetJson: null,
     charged: true,
     quotaDay: o.quotaDay,
     sourceJobId: null,

@@ -45,6 +45,8 @@ Deno.test("settings survive the multipart text fields both ways, for every setti
       maxWidth: 1280,
       maxHeight: 720,
       fit: "cover" as const,
+      widths: [640, 1280],
+      formats: ["avif" as const, "webp" as const],
     },
   ];
   for (const s of samples) {

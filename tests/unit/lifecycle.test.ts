@@ -64,6 +64,7 @@ const done = {
   scoresJson: null,
   scoreDue: true,
   metadataJson: null,
+  webSetJson: null,
 };
 
 Deno.test("admit creates the batch, its jobs and their quota units together", async () => {

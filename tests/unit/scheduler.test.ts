@@ -28,6 +28,7 @@ function harness(slots: number, room?: number | (() => number)) {
     order: scheduler.nextOrder(),
     pixels: megapixels * 1e6,
     bytes: 0,
+    formats: ["jpeg"],
   });
   /**
    * Calls `end` (which settles a run) and resolves once the scheduler has handled that end: its

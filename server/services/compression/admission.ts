@@ -18,6 +18,7 @@ import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
 import {
+  encodedFormats,
   inspectJpeg,
   isCodecError,
   type JpegSurvey,
@@ -44,6 +45,7 @@ export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, p
     jobId: row.id,
     pixels: row.pixels,
     bytes: row.originalSize,
+    formats: encodedFormats(options),
     userId: row.userId,
     batchId: batch.id,
     planPriority: plan.priority,
@@ -56,6 +58,9 @@ export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, p
 function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
   if (settings.target && !plan.targets) {
     throw new ApiError(403, "target: target size and quality are Premium features");
+  }
+  if (settings.widths && !plan.webSets) {
+    throw new ApiError(403, "widths: web sets are a Premium feature; resize and every format are on every plan");
   }
 }
 
@@ -327,6 +332,7 @@ export class Admission {
       scoreDue: false,
       scoresJson: null,
       metadataJson: null,
+      webSetJson: null,
       charged: "refused" in entry ? false : entry.charged,
       quotaDay: day,
       sourceJobId: "refused" in entry ? null : entry.sourceJobId ?? null,

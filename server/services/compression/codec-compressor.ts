@@ -44,6 +44,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
         metadata: r.metadata,
         chosenQuality: r.chosenQuality,
         thumbnail: r.thumbnail,
+        set: r.set,
       };
     },
     score: (original, output, call) => pool.score(original, output, { signal: call.signal }),

@@ -115,7 +115,7 @@ export class CompressionService {
         // Uploads and results held in memory leave less room for images in work: with a memory
         // store all it holds, with file or S3 only the uploads still arriving (parsed in memory).
         room: () => memoryBudget - (opts.store.kind === "memory" ? files.heldBytes : files.budget.reservedBytes),
-        cost: (job) => jobMemory(job.pixels, job.bytes ?? 0),
+        cost: (job) => jobMemory(job.pixels, job.bytes ?? 0, job.formats ?? ["jpeg"]),
       },
     );
     this.#core = core as CompressionCore;

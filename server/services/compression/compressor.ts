@@ -2,9 +2,9 @@
  * What the compression service needs from the codec pool (codecs/mod.ts).
  * Kept as a port so the scheduler's ordering can be tested with a controllable fake.
  */
-import type { CodecId, CompressSettings } from "../../../contract/settings.ts";
+import type { CodecId, CompressSettings, OutputFormat } from "../../../contract/settings.ts";
 import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
-import type { ImageInput } from "../../../codecs/mod.ts";
+import type { ImageInput, SetOutput } from "../../../codecs/mod.ts";
 
 export interface CompressOutcome {
   bytes: Uint8Array;
@@ -22,6 +22,8 @@ export interface CompressOutcome {
   chosenQuality: number | null;
   /** A small upright JPEG for the job list. */
   thumbnail: Uint8Array;
+  /** A web set's files, widest first (`bytes` is then empty: web-set-pack.ts makes the result). */
+  set?: SetOutput[];
 }
 
 export interface CompressCall {
@@ -39,7 +41,7 @@ export interface Compressor {
    * Estimated peak memory (bytes) of one job on an image of `pixels` in a file of `bytes`, so
    * the scheduler can keep the process within its memory budget. Absent: not limited.
    */
-  jobMemory?(pixels: number, bytes: number): number;
+  jobMemory?(pixels: number, bytes: number, formats: readonly OutputFormat[]): number;
   /** Compresses `bytes` (a buffer is taken over; a Blob is read by the worker). */
   compress(bytes: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
   /** Measures a result against its original (buffers are taken over, as with `compress`). */

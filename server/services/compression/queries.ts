@@ -9,7 +9,15 @@ import {
 } from "../../../contract/jobs.ts";
 import { concurrencyOf } from "../scheduling/policy.ts";
 import { planOf } from "../plan.ts";
-import { allResultsZipName, distinctEntryNames, safeFileName, versionName } from "../../../contract/file-names.ts";
+import {
+  allResultsZipName,
+  distinctEntryNames,
+  resultBaseName,
+  safeFileName,
+  versionName,
+} from "../../../contract/file-names.ts";
+import { SET_MANIFEST_FILE, SET_PICTURE_FILE, type WebSet } from "../../../contract/web-sets.ts";
+import { unzipSync } from "fflate";
 import type { SavedSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
@@ -159,9 +167,9 @@ export class Queries {
     return result && { ...result, name: this.#resultName(row) };
   }
 
-  /** The download name: the original's base name, `.webp` when converted (a kept original stays a JPEG). */
+  /** The download name: the original's base name, `.webp` when converted (a kept original stays a JPEG), `.zip` for a set. */
   #resultName(row: JobRow): string {
-    return downloadName(row.filename, resultFormat(row));
+    return row.webSetJson ? `${resultBaseName(row.filename)}.zip` : downloadName(row.filename, resultFormat(row));
   }
 
   /**
@@ -192,9 +200,32 @@ export class Queries {
       position: photos.get(photo)![0]!.seq + 1,
       version,
     })));
-    return chosen.map(({ row }, i) => ({
-      name: names[i]!,
-      open: async () => (await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result"))?.body ?? null,
+    return chosen.flatMap(({ row }, i) =>
+      row.webSetJson ? this.#setEntries(row, names[i]!.replace(/\.zip$/, "")) : [{
+        name: names[i]!,
+        open: async () => (await this.#c.files.get(row.id, row.keptOriginal ? "original" : "result"))?.body ?? null,
+      }]
+    );
+  }
+
+  /**
+   * A web set in a ZIP of many photos: its own ZIP's entries under `folder/` (a ZIP inside a ZIP would
+   * make people unpack twice). The set's ZIP is read once, when the first of its entries is reached.
+   */
+  #setEntries(row: JobRow, folder: string): ZipFile[] {
+    const set = JSON.parse(row.webSetJson!) as WebSet;
+    let entries: Promise<Record<string, Uint8Array> | null> | null = null;
+    const unpacked = () =>
+      entries ??= this.#c.files.get(row.id, "result").then(async (file) =>
+        file && unzipSync(new Uint8Array(await new Response(file.body).arrayBuffer()))
+      );
+    const names = [...set.files.map((f) => f.file), SET_PICTURE_FILE, SET_MANIFEST_FILE];
+    return names.map((name) => ({
+      name: `${folder}/${name}`,
+      open: async () => {
+        const bytes = (await unpacked())?.[`${set.name}/${name}`];
+        return bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() : null;
+      },
     }));
   }
 

@@ -9,6 +9,8 @@
  * instance that died spread over the live ones. An idle instance also measures deferred scores
  * that the instance which ran them has not measured within a lease.
  */
+import { encodedFormats } from "../../../codecs/mod.ts";
+import { parseStoredSettings } from "../../../contract/settings.ts";
 import { type PlanLimits, PLANS } from "../../../contract/plans.ts";
 import { inArray } from "drizzle-orm";
 import { users } from "../../../db/schema.ts";
@@ -124,6 +126,7 @@ function asQueued(j: ClaimableJob, plan: PlanLimits): QueuedJob {
     batchId: j.batchId,
     pixels: j.pixels,
     bytes: Number(j.bytes),
+    formats: encodedFormats(parseStoredSettings(j.settingsJson)),
     planPriority: plan.priority,
     batchPriority: BATCH_PRIORITY_RANK[j.batchPriority],
     userLimit: concurrencyOf(plan, j.maxConcurrent),

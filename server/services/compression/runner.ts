@@ -15,6 +15,7 @@ import { formatOfMimeType } from "../../../contract/formats.ts";
 import type { QueuedJob } from "../scheduling/policy.ts";
 import { UNEXPECTED_MESSAGE } from "../lifecycle/transitions.ts";
 import { batchSettings } from "./views.ts";
+import { packWebSet } from "./web-set-pack.ts";
 import type { CompressionCore } from "./core.ts";
 
 /** The format a result's media type is (a kept original is a JPEG). */
@@ -79,15 +80,18 @@ export class Runner {
         ended = true;
         return;
       }
-      // A kept original is served from the original itself: no second copy is stored.
-      if (!outcome.keptOriginal) await this.#c.files.put(row.id, "result", outcome.bytes, outcome.mimeType);
+      // A web set's result is its files packed with their markup; a kept original is served from the
+      // original itself (no second copy is stored).
+      const packed = outcome.set ? packWebSet(row.filename, outcome.set) : null;
+      if (packed) await this.#c.files.put(row.id, "result", packed.zip, "application/zip");
+      else if (!outcome.keptOriginal) await this.#c.files.put(row.id, "result", outcome.bytes, outcome.mimeType);
       await this.#c.files.put(row.id, "thumbnail", outcome.thumbnail, "image/jpeg");
       scoreDue = outcome.scores === null;
       // Never bigger: returning the original costs no quota (within the day's refunds).
       const { completed, ...bytes } = await this.#c.transitions.complete(row.id, owner, {
-        compressedSize: outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
+        compressedSize: packed ? packed.zip.length : outcome.keptOriginal ? row.originalSize : outcome.compressedSize,
         quality: outcome.chosenQuality ?? settings.quality,
-        format: outcome.keptOriginal ? "jpeg" : formatOf(outcome.mimeType),
+        format: outcome.keptOriginal ? "jpeg" : packed ? settings.format : formatOf(outcome.mimeType),
         encoder: outcome.keptOriginal ? null : outcome.encoder,
         width: outcome.width,
         height: outcome.height,
@@ -95,6 +99,7 @@ export class Runner {
         scoresJson: outcome.scores && JSON.stringify(outcome.scores),
         scoreDue,
         metadataJson: JSON.stringify(outcome.metadata),
+        webSetJson: packed && JSON.stringify(packed.webSet),
       }, this.#c.ttlMs);
       ended = true;
       if (!completed) {

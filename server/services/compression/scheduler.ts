@@ -4,6 +4,7 @@
  * has workers, so these decisions are made here and not by the pool's FIFO.
  */
 import { nextJob, type QueuedJob, type QueueState } from "../scheduling/policy.ts";
+import type { OutputFormat } from "../../../contract/formats.ts";
 
 /**
  * Times the first job in line may be passed over by smaller ones while it
@@ -29,7 +30,7 @@ export interface BackgroundTask {
 /** What jobs in work may use (memory): how much there is now, and what one job takes. */
 export interface WorkBudget {
   room(): number;
-  cost(job: { pixels: number; bytes?: number }): number;
+  cost(job: { pixels: number; bytes?: number; formats?: readonly OutputFormat[] }): number;
 }
 
 const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };

@@ -1,3 +1,4 @@
+import type { WebSet } from "../../../contract/web-sets.ts";
 import {
   type Batch,
   type BatchStatus,
@@ -41,6 +42,7 @@ export function toJob(row: JobRow, settings: SavedSettings, liveProgress?: numbe
     scores,
     scorePending: row.status === "completed" && row.scoreDue && !row.expired,
     metadata: parse<MetadataReport>(row.metadataJson),
+    webSet: parse<WebSet>(row.webSetJson),
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,

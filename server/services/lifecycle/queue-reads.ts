@@ -18,6 +18,8 @@ export interface ClaimableJob {
   batchId: string;
   pixels: number;
   bytes: number;
+  /** The batch's settings (JSON), for what the job encodes in. */
+  settingsJson: string;
   batchPriority: BatchPriority;
   maxConcurrent: number;
   /** Unix ms the job was admitted, and its place in its batch: the oldest first. */
@@ -41,8 +43,8 @@ export class QueueReads {
     const rank = Object.entries(BATCH_PRIORITY_RANK).map(([name, n]) => `WHEN '${name}' THEN ${n}`).join(" ");
     const batchRank = sql`CASE ${batchOption("priority", "b")} ${sql.raw(rank)} END`;
     const rows = await this.db.all<ClaimableJob>(sql`
-      SELECT jobId, userId, batchId, pixels, bytes, batchPriority, maxConcurrent, createdAt, seq FROM (
-        SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels, j.original_size AS bytes,
+      SELECT jobId, userId, batchId, pixels, bytes, settingsJson, batchPriority, maxConcurrent, createdAt, seq FROM (
+        SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels, j.original_size AS bytes, b.settings_json AS settingsJson,
                ${batchOption("priority", "b")} AS batchPriority, ${batchOption("maxConcurrent", "b")} AS maxConcurrent,
                u.subscription_status IN ('active', 'trialing') AS premium, ${batchRank} AS rank,
                (SELECT count(*) FROM jobs h WHERE h.user_id = j.user_id AND h.status IN ('pending', 'processing')

@@ -53,19 +53,21 @@ export interface QuotaCharge {
 type GiveBack = "refund" | "release";
 
 /** What a completed job records (the rest of its row is fixed at admission). */
-export type Completion = Pick<
-  JobRow,
-  | "compressedSize"
-  | "quality"
-  | "format"
-  | "encoder"
-  | "width"
-  | "height"
-  | "keptOriginal"
-  | "scoresJson"
-  | "scoreDue"
-  | "metadataJson"
->;
+export type Completion =
+  & Pick<
+    JobRow,
+    | "compressedSize"
+    | "quality"
+    | "format"
+    | "encoder"
+    | "width"
+    | "height"
+    | "keptOriginal"
+    | "scoresJson"
+    | "scoreDue"
+    | "metadataJson"
+  >
+  & Partial<Pick<JobRow, "webSetJson">>;
 
 /** The UTC day a job's unit was charged to (rows from before quota_day fall back to their creation day). */
 const jobDay = sql.raw(`coalesce(jobs.quota_day, strftime('%Y-%m-%d', jobs.created_at / 1000, 'unixepoch'))`);

@@ -13,6 +13,7 @@
  *
  * A free user's High batch reorders only that user's own work, never other users'.
  */
+import type { OutputFormat } from "../../../contract/formats.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import type { BatchPriority } from "../../../contract/settings.ts";
 
@@ -40,6 +41,8 @@ export interface QueuedJob {
   pixels: number;
   /** The original's size: a job's memory follows its bytes as well as its pixels (ADR 027). */
   bytes: number;
+  /** The formats its output is encoded in, which set its memory per pixel (codecs/pool/job-memory.ts). */
+  formats: readonly OutputFormat[];
 }
 
 /** What the policy needs besides the waiting jobs. */

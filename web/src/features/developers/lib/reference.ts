@@ -4,6 +4,7 @@
  * or header added to the contract without words here fails type-checking.
  */
 import { V1, V1_ASYNC_PARAM, V1_HEADERS } from "../../../../../contract/api-keys.ts";
+import { DEFAULT_SET_WIDTHS, MAX_SET_WIDTHS } from "../../../../../contract/web-sets.ts";
 import { MB, type PlanLimits, PLANS, PREMIUM_PRICE_LABEL } from "../../../../../contract/plans.ts";
 import {
   CHROMA_SUBSAMPLINGS,
@@ -107,6 +108,8 @@ const SETTING_VALUES: Record<keyof CompressSettings, string> = {
   maxWidth: `${RESIZE_RANGE.min}-${RESIZE_RANGE.max} px`,
   maxHeight: `${RESIZE_RANGE.min}-${RESIZE_RANGE.max} px`,
   fit: FITS.join(" | "),
+  widths: `1-${MAX_SET_WIDTHS} widths, e.g. ${DEFAULT_SET_WIDTHS.join(",")}`,
+  formats: `${OUTPUT_FORMATS.join(", ")}, comma-separated`,
 };
 
 function defaultText(value: unknown): string {

@@ -1,0 +1,121 @@
+/**
+ * A web set (issue 30, item 5; DESIGN §12): one decode of the photo, then per width (none wider than the
+ * source) the original resized to it and measured once, and per format the same output search a job runs
+ * (`encodeOutput`: the target's encoder search, default auto ≥ 80) against that resized original. The
+ * files come back with their scores; the server names them and packs them with picture.html and
+ * manifest.json (contract/web-sets.ts).
+ */
+import type { CompressSettings, Target } from "../../contract/settings.ts";
+import { fittingEncoder, FORMATS } from "../../contract/formats.ts";
+import { setWidths } from "../../contract/web-sets.ts";
+import { planMetadata } from "../container/metadata.ts";
+import { releasePixels } from "../image/release.ts";
+import { planResize, resample } from "../image/resize.ts";
+import { thumbnailPixels } from "../image/thumbnail.ts";
+import { encodeJpegPixels } from "../jpeg/encode.ts";
+import { thumbnailOptions } from "../jpeg/options.ts";
+import { measurePlanes } from "../quality/planes.ts";
+import type { QualityReport } from "../quality/report.ts";
+import type { CompressResult, ProgressCallback, SetOutput } from "../types.ts";
+import { compressImage, type CompressInput, encodeOutput, newTimings, openSource } from "./compress.ts";
+import { measureOutput } from "./measure.ts";
+
+const AUTO: Target = { kind: "auto" };
+
+/** What a worker runs for a job: a web set when the settings ask for widths, else one output. */
+export function compressJob(signal: AbortSignal, input: CompressInput, onProgress?: ProgressCallback) {
+  return input.settings.widths ? compressSet(signal, input, onProgress) : compressImage(signal, input, onProgress);
+}
+
+export async function compressSet(
+  signal: AbortSignal,
+  input: CompressInput,
+  onProgress: ProgressCallback = () => {},
+): Promise<CompressResult> {
+  const started = performance.now();
+  const timings = newTimings(0);
+  const { bytes, settings } = input;
+  const { info, upright } = await openSource(signal, input, onProgress, timings);
+  let t = performance.now();
+  const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
+
+  const widths = setWidths(settings.widths!, upright.width).sort((a, b) => b - a);
+  const steps = widths.length * settings.formats.length;
+  const files: SetOutput[] = [];
+  let lowest: QualityReport | null = null;
+  try {
+    for (const width of widths) {
+      t = performance.now();
+      const plan = planResize(upright.width, upright.height, { maxWidth: width, maxHeight: null, fit: "inside" });
+      const image = plan ? resample(upright, plan) : upright;
+      timings.resizeMs += performance.now() - t;
+      t = performance.now();
+      const planes = measurePlanes(image);
+      timings.measureMs += performance.now() - t;
+      try {
+        for (const format of settings.formats) {
+          const done = files.length;
+          const output: CompressSettings = {
+            ...settings,
+            format,
+            encoder: fittingEncoder(format, settings.encoder),
+            target: settings.target ?? AUTO,
+            maxWidth: null,
+            maxHeight: null,
+            widths: null,
+          };
+          const { chosen, toEncode } = await encodeOutput(signal, image, {
+            info,
+            settings: output,
+            planes,
+            timings,
+            onProgress: (stage, percent) => onProgress(stage, 10 + Math.round((85 * (done + percent / 100)) / steps)),
+          });
+          if (toEncode !== image) releasePixels(toEncode);
+          if (!chosen.report) {
+            const tm = performance.now();
+            chosen.report = await measureOutput(chosen.bytes, chosen.codec, planes);
+            timings.measureMs += performance.now() - tm;
+          }
+          if (!lowest || chosen.report.ssimulacra2 < lowest.ssimulacra2) lowest = chosen.report;
+          files.push({
+            format,
+            encoder: chosen.codec.id,
+            width: image.width,
+            height: image.height,
+            bytes: chosen.bytes,
+            score: chosen.report.ssimulacra2,
+          });
+        }
+      } finally {
+        planes.pyramid.free();
+        if (image !== upright) releasePixels(image);
+      }
+    }
+  } finally {
+    releasePixels(upright);
+  }
+  timings.totalMs = performance.now() - started;
+  onProgress("done", 100);
+  const widest = files[0]!;
+  return {
+    // The set's bytes are its files: the server packs them (with its names for them) into the result.
+    bytes: new Uint8Array(0),
+    mimeType: "application/zip",
+    extension: "zip",
+    encoder: null,
+    width: widest.width,
+    height: widest.height,
+    originalSize: bytes.length,
+    compressedSize: files.reduce((sum, f) => sum + f.bytes.length, 0),
+    keptOriginal: false,
+    // The job's score is its weakest file's: every file is at least this good.
+    quality: lowest,
+    // What the set's files carry varies by format (formats.ts): reported as its first format's.
+    metadata: planMetadata(info, settings.stripMetadata, FORMATS[settings.formats[0]!].metadata).report,
+    chosenQuality: null,
+    thumbnail,
+    timings,
+    set: files,
+  };
+}
