@@ -8,8 +8,16 @@ import type { Job } from "../../../contract/jobs.ts";
 import { REVIEW_BELOW, shownScore } from "../../../contract/score-words.ts";
 import { CODEC_IDS } from "../../../contract/settings.ts";
 import { formatBytes } from "../../../contract/format-bytes.ts";
+import { pageWeight, resultBytes } from "./page-weight.ts";
 
-type Measured = Pick<Job, "status" | "originalSize" | "compressedSize" | "scores" | "keptOriginal">;
+type Measured = Pick<Job, "status" | "originalSize" | "compressedSize" | "scores" | "keptOriginal" | "webSet">;
+
+/** The web sets among them: how many, and the bytes a phone and a desktop load of one, on average. */
+export interface SetWeights {
+  count: number;
+  phoneBytes: number;
+  desktopBytes: number;
+}
 
 export interface Savings {
   /** Completed images counted. */
@@ -20,6 +28,8 @@ export interface Savings {
   percent: number;
   /** The lowest measured overall score among them, null when none was measured. */
   lowestScore: number | null;
+  /** Their web sets' page weight; absent or null when there are none. */
+  sets?: SetWeights | null;
 }
 
 export function savings(jobs: readonly Measured[]): Savings {
@@ -27,28 +37,51 @@ export function savings(jobs: readonly Measured[]): Savings {
   let originalBytes = 0;
   let savedBytes = 0;
   let lowestScore: number | null = null;
+  const sets = { count: 0, phoneBytes: 0, desktopBytes: 0 };
   for (const j of jobs) {
     if (j.status !== "completed") continue;
     images++;
     originalBytes += j.originalSize;
-    savedBytes += Math.max(0, j.originalSize - (j.compressedSize ?? j.originalSize));
+    // A web set counts the file a desktop loads (its page weight), never its ZIP (page-weight.ts).
+    savedBytes += Math.max(0, j.originalSize - resultBytes(j));
+    if (j.webSet && j.webSet.files.length > 0) {
+      const weight = pageWeight(j.webSet);
+      sets.count++;
+      sets.phoneBytes += weight.phone.bytes;
+      sets.desktopBytes += weight.desktop.bytes;
+    }
     // A kept original is the original: its score says nothing about compression.
     const score = j.keptOriginal ? null : j.scores?.overall;
     if (typeof score === "number") lowestScore = lowestScore === null ? score : Math.min(lowestScore, score);
   }
   const percent = originalBytes > 0 ? Math.round((savedBytes / originalBytes) * 100) : 0;
-  return { images, originalBytes, savedBytes, percent, lowestScore };
+  const setWeights = sets.count === 0 ? null : {
+    count: sets.count,
+    phoneBytes: Math.round(sets.phoneBytes / sets.count),
+    desktopBytes: Math.round(sets.desktopBytes / sets.count),
+  };
+  return { images, originalBytes, savedBytes, percent, lowestScore, sets: setWeights };
 }
 
-/** "Saved 15.3 MB (56%) across 20 images · lowest score 85 (Excellent)" (null when nothing completed). */
+/**
+ * "Saved 15.3 MB (56%) across 20 images · lowest score 85 (Excellent)", and with web sets
+ * "· 3 sets: phone 41 KB, desktop 160 KB on average" (null when nothing completed).
+ */
 export function savingsText(s: Savings): string | null {
   if (s.images === 0) return null;
   const head = `Saved ${formatBytes(s.savedBytes)} (${s.percent}%) across ${s.images} image${
     s.images === 1 ? "" : "s"
   }`;
-  if (s.lowestScore === null) return head;
-  const lowest = shownScore(s.lowestScore);
-  return `${head} · lowest score ${lowest.value} (${lowest.word})`;
+  const parts = [head];
+  if (s.lowestScore !== null) {
+    const lowest = shownScore(s.lowestScore);
+    parts.push(`lowest score ${lowest.value} (${lowest.word})`);
+  }
+  if (s.sets) {
+    const weights = `phone ${formatBytes(s.sets.phoneBytes)}, desktop ${formatBytes(s.sets.desktopBytes)}`;
+    parts.push(s.sets.count === 1 ? `set: ${weights}` : `${s.sets.count} sets: ${weights} on average`);
+  }
+  return parts.join(" · ");
 }
 
 /**

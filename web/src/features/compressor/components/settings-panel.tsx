@@ -20,6 +20,7 @@ import {
 import { appliesTo, FORMATS, type FormatSetting, OUTPUT_FORMATS } from "../../../../../contract/formats.ts";
 import type { SavedSettings } from "../data/settings.ts";
 import { ResizeFields } from "./resize-fields.tsx";
+import { WebSetFields } from "./web-set-fields.tsx";
 
 /** A typed number into its range (an empty or non-numeric field reads as the minimum). */
 const clamp = (n: number, r: { min: number; max: number }) => Math.max(r.min, Math.min(r.max, n || r.min));
@@ -97,6 +98,8 @@ export function SettingsPanel(
   /** Whether a format-specific control applies to the chosen format (the format manifest says). */
   const has = (setting: FormatSetting) => appliesTo(settings.format, setting);
   const searchesBoth = searchesEncoders({ format: settings.format, target: premium ? settings.target : null });
+  /** A web set (Premium) makes its own formats and widths, at the target or auto. */
+  const set = premium && settings.widths !== null;
   return (
     <section
       id={id}
@@ -124,17 +127,24 @@ export function SettingsPanel(
             step={1}
             value={settings.quality}
             aria-valuetext={`${settings.quality}, ${qualityLabel(settings.quality)}`}
-            disabled={premium && settings.target !== null}
+            disabled={set || (premium && settings.target !== null)}
             onChange={(e) => update({ quality: Number(e.target.value) })}
             className="w-full accent-brand-600"
           />
           {premium && settings.target !== null && (
             <p className="text-xs text-slate-500">The target below chooses the quality for each image.</p>
           )}
+          {set && settings.target === null && (
+            <p className="text-xs text-slate-500">The web set below finds the quality of each file (auto).</p>
+          )}
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Output format" htmlFor="setting-format">
+          <Field
+            label="Output format"
+            htmlFor="setting-format"
+            hint={set ? "The web set below makes its own formats and widths" : undefined}
+          >
             <select
               id="setting-format"
               className={SELECT}
@@ -300,6 +310,8 @@ export function SettingsPanel(
         </fieldset>
 
         <TargetControls target={settings.target} premium={premium} onChange={(target) => update({ target })} />
+
+        <WebSetFields value={settings} target={settings.target} premium={premium} onChange={update} />
       </div>
     </section>
   );

@@ -13,9 +13,11 @@ export const savableSettings = (s: SavedSettings): SavedSettings => ({ ...s, enc
 
 /**
  * The panel's settings as an upload or a re-compression sends them (what is on screen is what runs):
- * the encoder fits the format, and a target only on Premium (the server refuses it on the free plan).
+ * the encoder fits the format, and a target and a web set's widths only on Premium (the server refuses
+ * both on the free plan: a set saved while Premium is not sent once the plan has ended).
  */
 export const sendableSettings = (s: SavedSettings, premium: boolean): SavedSettings => ({
   ...savableSettings(s),
   target: premium ? s.target : null,
+  widths: premium ? s.widths : null,
 });

@@ -1,15 +1,24 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
-import { appliesTo, ENCODERS, FORMATS } from "../../../../../contract/formats.ts";
+import { appliesTo, ENCODERS, FORMATS, type OutputFormat } from "../../../../../contract/formats.ts";
+import { PICTURE_ORDER } from "../../../../../contract/web-sets.ts";
 import { qualityText } from "../../../lib/quality-text.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
 /**
  * The one-line summary of the settings the next upload uses: "Quality 80 · JPEG · metadata stripped" ("JPEG (jpegli)"),
- * "Target score 85 (Excellent) · JPEG · metadata stripped".
+ * "Target score 85 (Excellent) · JPEG · metadata stripped"; with a web set (Premium),
+ * "Auto quality · web set: 4 widths × AVIF, JPEG · metadata stripped".
  */
 export function settingsSummary(settings: SavedSettings, premium: boolean): string {
   const t = premium ? settings.target : null;
+  if (premium && settings.widths) {
+    // A set makes its own formats and widths (resize does not apply), at the target or auto.
+    const set = webSetText(settings.widths, settings.formats);
+    // What each file carries depends on its format; the choice is what the line says.
+    const metadata = settings.stripMetadata ? "metadata stripped" : "metadata kept";
+    return [qualityText(settings.quality, t ?? { kind: "auto" }), set, metadata].join(" · ");
+  }
   const quality = qualityText(settings.quality, t);
   const facts = FORMATS[settings.format];
   const metadata = facts.metadata === "none"
@@ -25,6 +34,16 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
   const format = named ? `${facts.label} (${codecLabel(settings.encoder)})` : facts.label;
   const resize = resizeText(settings);
   return [quality, format, ...(resize ? [resize] : []), metadata].join(" · ");
+}
+
+/** "web set: 4 widths × AVIF, JPEG", the formats in `<picture>` order. */
+export function webSetText(widths: readonly number[], formats: readonly OutputFormat[]): string {
+  const rank = (f: OutputFormat) => {
+    const i = PICTURE_ORDER.indexOf(f);
+    return i === -1 ? PICTURE_ORDER.length : i;
+  };
+  const labels = [...formats].sort((a, b) => rank(a) - rank(b)).map((f) => FORMATS[f].label);
+  return `web set: ${widths.length} width${widths.length === 1 ? "" : "s"} × ${labels.join(", ")}`;
 }
 
 /** The resize box in words: "up to 1280 px wide", "up to 1280×720", "cropped to 1280×720"; null for none. */

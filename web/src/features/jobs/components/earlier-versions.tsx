@@ -1,6 +1,7 @@
 import type { Job } from "../../../../../contract/jobs.ts";
-import { settingsTag, versionName } from "../../../../../contract/file-names.ts";
+import { settingsTag } from "../../../../../contract/file-names.ts";
 import { downloadJob } from "../data/download-job.ts";
+import { versionDownloadName } from "../lib/job-state.ts";
 import { formatBytes } from "../../../../../contract/format-bytes.ts";
 
 /** A version's settings in a few characters, as its "All versions" ZIP name has them (`q70`, `auto`). */
@@ -27,14 +28,8 @@ export function EarlierVersions({ jobs }: { jobs: Job[] }) {
                 <button
                   type="button"
                   className="text-brand-700 underline"
-                  aria-label={`Download ${
-                    versionName(job.filename, job.settings, job.keptOriginal ? "jpeg" : job.format)
-                  }`}
-                  onClick={() =>
-                    void downloadJob(
-                      job,
-                      versionName(job.filename, job.settings, job.keptOriginal ? "jpeg" : job.format),
-                    )}
+                  aria-label={`Download ${versionDownloadName(job)}`}
+                  onClick={() => void downloadJob(job, versionDownloadName(job))}
                 >
                   Download
                 </button>

@@ -13,6 +13,7 @@ import { previewUrl } from "@web-api/endpoints.ts";
 import { FORMATS } from "../../../../../contract/formats.ts";
 import { downloadJob } from "../data/download-job.ts";
 import { isDownloadable } from "../lib/job-state.ts";
+import { WebSetFiles, WebSetSummary } from "./web-set-card.tsx";
 
 const STATUS_LABELS: Record<Job["status"], string> = {
   pending: "Queued",
@@ -119,7 +120,8 @@ export const JobCard = memo(function JobCard(
           {earlier && earlier.length > 0 && <EarlierVersions jobs={earlier} />}
         </div>
         <div className="col-span-2 flex flex-wrap items-center gap-2 sm:col-span-1 sm:justify-end sm:self-start">
-          {job.status === "completed" && (
+          {/* A web set's result is a ZIP of many files: there is no one image to compare or preview. */}
+          {job.status === "completed" && !job.webSet && (
             <Button
               size="sm"
               variant="secondary"
@@ -131,7 +133,7 @@ export const JobCard = memo(function JobCard(
               {comparing ? "Hide compare" : "Compare"}
             </Button>
           )}
-          {job.status === "completed" && renderLivePreview && (
+          {job.status === "completed" && !job.webSet && renderLivePreview && (
             <LivePreviewButton
               filename={job.filename}
               open={previewing}
@@ -175,6 +177,7 @@ export const JobCard = memo(function JobCard(
           </Button>
         </div>
       </div>
+      {job.status === "completed" && job.webSet && <WebSetFiles job={{ ...job, webSet: job.webSet }} />}
       {comparing && job.status === "completed" && !job.expired && (
         <div className="mt-3">{renderCompare(job, () => setComparing(false))}</div>
       )}
@@ -265,6 +268,7 @@ function StatusArea({ job }: { job: Job }) {
         </div>
       );
     case "completed": {
+      if (job.webSet) return <WebSetSummary job={{ ...job, webSet: job.webSet }} />;
       const compressed = job.compressedSize ?? job.originalSize;
       const saved = sizeReduction(job.originalSize, compressed);
       return (

@@ -1,4 +1,5 @@
 import { downloadName as nameFor, type Job } from "../../../../../contract/jobs.ts";
+import { versionName } from "../../../../../contract/file-names.ts";
 
 /** Work the server has not finished yet: while any exists, the page polls. */
 export const isInFlight = (job: Pick<Job, "status">): boolean =>
@@ -10,5 +11,15 @@ export const awaitsServer = (job: Pick<Job, "status" | "scorePending">): boolean
 export const isDownloadable = (job: Pick<Job, "status" | "expired">): boolean =>
   job.status === "completed" && !job.expired;
 
-/** The name a result is saved under: the original base name, `.webp` when converted. */
-export const downloadName = (job: Pick<Job, "filename" | "format">): string => nameFor(job.filename, job.format);
+/**
+ * The name a result is saved under: the original base name, `.webp` when converted; a web set's ZIP is
+ * `name.zip`, as the server's Content-Disposition names it.
+ */
+export const downloadName = (job: Pick<Job, "filename" | "format" | "webSet">): string =>
+  job.webSet ? `${job.webSet.name}.zip` : nameFor(job.filename, job.format);
+
+/** An earlier version's name, tagged by its settings (`beach.q70.jpg`; a web set's `beach.auto.zip`). */
+export function versionDownloadName(job: Pick<Job, "filename" | "format" | "settings" | "keptOriginal" | "webSet">) {
+  const name = versionName(job.filename, job.settings, job.keptOriginal ? "jpeg" : job.format);
+  return job.webSet ? name.replace(/\.[^.]+$/, ".zip") : name;
+}

@@ -1,4 +1,5 @@
 import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
+import { resultBytes } from "../../../lib/page-weight.ts";
 
 export interface SessionStats {
   totalFiles: number;
@@ -8,9 +9,12 @@ export interface SessionStats {
   totalSavings: number;
 }
 
-export function sessionStats(jobs: Pick<Job, "status" | "originalSize" | "compressedSize">[]): SessionStats {
+export function sessionStats(
+  jobs: Pick<Job, "status" | "originalSize" | "compressedSize" | "webSet">[],
+): SessionStats {
   const sized = jobs.filter((j) => j.compressedSize !== null);
-  const savings = sized.reduce((sum, j) => sum + sizeReduction(j.originalSize, j.compressedSize ?? j.originalSize), 0);
+  // A web set is weighed by what a desktop loads of it, not by its ZIP (lib/page-weight.ts).
+  const savings = sized.reduce((sum, j) => sum + sizeReduction(j.originalSize, resultBytes(j)), 0);
   return {
     totalFiles: jobs.length,
     completed: jobs.filter((j) => j.status === "completed").length,
