@@ -8,9 +8,17 @@ export interface CorpusImage {
 }
 
 const REPO = new URL("../", import.meta.url);
-const BUILD_SCRIPT = new URL("../shared/corpus/make-corpus.sh", REPO);
+/**
+ * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh: photos the public corpus
+ * does not use, on which nothing is tuned) instead of the public corpus.
+ */
+const VALIDATION = Deno.env.get("BENCH_SET") === "validation";
+const BUILD_SCRIPT = VALIDATION
+  ? new URL("scripts/make-validation-set.sh", REPO)
+  : new URL("../shared/corpus/make-corpus.sh", REPO);
+const DEFAULT_DIR = new URL(VALIDATION ? ".validation/" : ".corpus/", REPO);
 
-export async function ensureCorpus(dir = new URL(".corpus/", REPO)): Promise<URL> {
+export async function ensureCorpus(dir = DEFAULT_DIR): Promise<URL> {
   const images = new URL("A/", dir);
   try {
     await Deno.stat(images);

@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
- * `deno task bench quality` (or `avif`): that section alone. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
+ * `deno task bench quality` (or `avif`): that section alone; `ratios`: the ratio lines (quality, native, resize, web set).
+ * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh) instead of the public corpus. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
 import { createCodecPool } from "../codecs/mod.ts";
@@ -63,6 +64,16 @@ const corpus = await loadCorpus();
 if (Deno.args[0] === "quality") {
   // `deno task bench quality`: only the perceptual-quality figures.
   await qualityBench(corpus);
+  Deno.exit(0);
+}
+if (Deno.args[0] === "ratios") {
+  // `deno task bench ratios`: the ratio lines a reviewer compares across sets (BENCH_SET=validation for the
+  // validation set): bytes and scores against cjpeg q80 and the oracle, the fixed path against native
+  // MozJPEG, resize against libvips, one photo's web set against its fixed path.
+  await qualityBench(corpus);
+  await fixedPathVsNative(corpus, WORKERS);
+  await resizeBench(corpus);
+  await webSetBench(corpus);
   Deno.exit(0);
 }
 if (Deno.args[0] === "avif") {

@@ -1,4 +1,5 @@
 /** Shared steps and files for the compressor browser tests and the screenshot script. */
+import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
@@ -115,4 +116,13 @@ export async function openSettings(page: Page): Promise<void> {
   await change.or(panel).first().waitFor();
   if (await change.isVisible()) await change.click();
   await panel.waitFor();
+}
+
+/** Waits for the debounced `PUT /api/settings` after `change` and returns the settings it sent. */
+export async function savedAfter(page: Page, change: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT");
+  await change();
+  const res = await saved;
+  assert.equal(res.status(), 200, await res.text());
+  return res.request().postDataJSON();
 }

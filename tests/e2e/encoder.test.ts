@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { codecLabel } from "../../contract/codec-labels.ts";
 import type { CodecId } from "../../contract/settings.ts";
 import { e2eSuite } from "./harness.ts";
-import { openSettings, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+import { openSettings, photo, savedAfter, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 interface JobView {
   filename: string;
@@ -19,15 +19,6 @@ async function jobOf(page: Page, filename: string): Promise<JobView> {
   const job = jobs.find((j) => j.filename === filename);
   assert.ok(job, `a job for ${filename}`);
   return job;
-}
-
-/** Waits for the debounced `PUT /api/settings` and returns the settings it sent. */
-async function savedSettings(page: Page, change: () => Promise<void>): Promise<Record<string, unknown>> {
-  const saved = page.waitForResponse((r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT");
-  await change();
-  const res = await saved;
-  assert.equal(res.status(), 200, await res.text());
-  return res.request().postDataJSON();
 }
 
 const encoderSelect = (page: Page) => page.getByLabel("Encoder", { exact: true });
@@ -46,7 +37,7 @@ e2eSuite("the encoder choice in the browser", async ({ server, newPage, step }) 
       assert.deepEqual(await encoder.locator("option").allTextContents(), ["MozJPEG", "jpegli"]);
       await page.getByText("Mozilla's encoder: the smallest files at low quality settings, and the default.").waitFor();
 
-      const sent = await savedSettings(page, () => encoder.selectOption("jpegli").then(() => {}));
+      const sent = await savedAfter(page, () => encoder.selectOption("jpegli").then(() => {}));
       assert.equal(sent.encoder, "jpegli");
       await page.getByText("Google's newer encoder: several times faster, and often smaller at high quality.")
         .waitFor();
@@ -79,7 +70,7 @@ e2eSuite("the encoder choice in the browser", async ({ server, newPage, step }) 
   );
 
   await step("with WebP output the Encoder choice is disabled and jpegli never reaches the server", async () => {
-    const sent = await savedSettings(page, () => page.getByLabel("Output format").selectOption("webp").then(() => {}));
+    const sent = await savedAfter(page, () => page.getByLabel("Output format").selectOption("webp").then(() => {}));
     assert.equal(sent.format, "webp");
     assert.equal(sent.encoder, "mozjpeg", "the server refuses jpegli with WebP");
     const encoder = encoderSelect(page);
@@ -94,7 +85,7 @@ e2eSuite("the encoder choice in the browser", async ({ server, newPage, step }) 
     await page.getByTestId("batch-encoders").getByText("Encoder: WebP (libwebp)", { exact: true }).waitFor();
 
     // Back to JPEG: the choice made before is still there, and saved again.
-    const back = await savedSettings(page, () => page.getByLabel("Output format").selectOption("jpeg").then(() => {}));
+    const back = await savedAfter(page, () => page.getByLabel("Output format").selectOption("jpeg").then(() => {}));
     assert.equal(back.encoder, "jpegli");
     assert.ok(await encoder.isEnabled());
     assert.equal(await encoder.inputValue(), "jpegli");

@@ -1,17 +1,7 @@
 /** Resize in Chromium (issue 30, item 2): the settings panel's fields, sent, remembered and applied to the job. */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
-import { openSettings, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
-
-/** Waits for the debounced `PUT /api/settings` after `change` and returns the settings it sent. */
-async function savedAfter(page: Page, change: () => Promise<void>): Promise<Record<string, unknown>> {
-  const saved = page.waitForResponse((r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT");
-  await change();
-  const res = await saved;
-  assert.equal(res.status(), 200, await res.text());
-  return res.request().postDataJSON();
-}
+import { openSettings, photo, savedAfter, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 e2eSuite("resize in the browser", async ({ newPage, step }) => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) {

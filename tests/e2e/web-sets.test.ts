@@ -6,16 +6,7 @@ import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
-import { openSettings, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
-
-/** Waits for the debounced `PUT /api/settings` after `change` and returns the settings it sent. */
-async function savedAfter(page: Page, change: () => Promise<void>): Promise<Record<string, unknown>> {
-  const saved = page.waitForResponse((r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT");
-  await change();
-  const res = await saved;
-  assert.equal(res.status(), 200, await res.text());
-  return res.request().postDataJSON();
-}
+import { openSettings, photo, savedAfter, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 /** Free → Subscribe Now → the local test checkout → Pay → back on the compressor as Premium. */
 async function becomePremium(page: Page): Promise<void> {

@@ -19,6 +19,7 @@ import {
 } from "../../../../../contract/settings.ts";
 import { appliesTo, FORMATS, type FormatSetting, OUTPUT_FORMATS } from "../../../../../contract/formats.ts";
 import type { SavedSettings } from "../data/settings.ts";
+import { PremiumFieldset } from "./premium-fieldset.tsx";
 import { ResizeFields } from "./resize-fields.tsx";
 import { WebSetFields } from "./web-set-fields.tsx";
 
@@ -331,15 +332,7 @@ function TargetControls(
     else onChange({ kind: "auto" });
   };
   return (
-    <fieldset
-      disabled={!premium}
-      className="space-y-3 rounded-lg border border-slate-200 p-4 disabled:bg-slate-50"
-      data-testid="target-controls"
-    >
-      <legend className="px-1 text-sm font-semibold">
-        Target{" "}
-        {premium ? "" : <span className="ml-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">Premium</span>}
-      </legend>
+    <PremiumFieldset legend="Target" premium={premium} testId="target-controls">
       <div role="radiogroup" aria-label="Target" className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
         {([["none", "Use the quality setting"], ["size", "Target size"], ["quality", "Target quality"], [
           "auto",
@@ -401,6 +394,6 @@ function TargetControls(
           <Link href={paths.subscribe} className="font-medium text-brand-700 underline">Upgrade to Premium</Link>
         </p>
       )}
-    </fieldset>
+    </PremiumFieldset>
   );
 }

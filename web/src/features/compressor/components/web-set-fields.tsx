@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { PremiumFieldset } from "./premium-fieldset.tsx";
 import { Link } from "wouter";
 import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from "../../../../../contract/formats.ts";
 import { paths } from "../../../../../contract/routes.ts";
@@ -66,15 +67,7 @@ export function WebSetFields(
   const setFormat = (f: OutputFormat, checked: boolean) =>
     onChange({ formats: checked ? [...value.formats, f] : value.formats.filter((x) => x !== f) });
   return (
-    <fieldset
-      disabled={!premium}
-      className="space-y-3 rounded-lg border border-slate-200 p-4 disabled:bg-slate-50"
-      data-testid="web-set-fields"
-    >
-      <legend className="px-1 text-sm font-semibold">
-        Web set{" "}
-        {!premium && <span className="ml-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">Premium</span>}
-      </legend>
+    <PremiumFieldset legend="Web set" premium={premium} testId="web-set-fields">
       <div className="flex items-start gap-3">
         <input
           id={`${id}-on`}
@@ -136,6 +129,6 @@ export function WebSetFields(
           <Link href={paths.subscribe} className="font-medium text-brand-700 underline">Upgrade to Premium</Link>
         </p>
       )}
-    </fieldset>
+    </PremiumFieldset>
   );
 }
