@@ -13,23 +13,25 @@ const REPO = new URL("../", import.meta.url);
  * does not use, on which nothing is tuned) instead of the public corpus.
  */
 const VALIDATION = Deno.env.get("BENCH_SET") === "validation";
-const BUILD_SCRIPT = VALIDATION
-  ? new URL("scripts/make-validation-set.sh", REPO)
-  : new URL("../shared/corpus/make-corpus.sh", REPO);
-const DEFAULT_DIR = new URL(VALIDATION ? ".validation/" : ".corpus/", REPO);
+/** The public corpus's folder: the metric's reference pairs are made from it, whichever set the bench runs on. */
+export const PUBLIC_CORPUS_DIR = new URL(".corpus/", REPO);
+const DEFAULT_DIR = VALIDATION ? new URL(".validation/", REPO) : PUBLIC_CORPUS_DIR;
 
 export async function ensureCorpus(dir = DEFAULT_DIR): Promise<URL> {
+  const script = dir.href === PUBLIC_CORPUS_DIR.href || !VALIDATION
+    ? new URL("../shared/corpus/make-corpus.sh", REPO)
+    : new URL("scripts/make-validation-set.sh", REPO);
   const images = new URL("A/", dir);
   try {
     await Deno.stat(images);
     return images;
   } catch {
     const build = new Deno.Command("sh", {
-      args: [BUILD_SCRIPT.pathname, dir.pathname],
+      args: [script.pathname, dir.pathname],
       stdout: "null",
       stderr: "inherit",
     });
-    if (!(await build.output()).success) throw new Error(`Cannot build the corpus with ${BUILD_SCRIPT.pathname}`);
+    if (!(await build.output()).success) throw new Error(`Cannot build the corpus with ${script.pathname}`);
     return images;
   }
 }

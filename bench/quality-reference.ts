@@ -6,7 +6,7 @@
  */
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import type { RgbaPixels } from "../codecs/quality/ssimulacra2.ts";
-import { ensureCorpus } from "./corpus.ts";
+import { ensureCorpus, PUBLIC_CORPUS_DIR } from "./corpus.ts";
 
 const REPO = new URL("../", import.meta.url);
 const SHARED = new URL("../shared/quality/", REPO);
@@ -22,7 +22,7 @@ export interface ReferencePair {
 
 /** The table's pairs, building the corpus and the distorted variants when missing (about 30 s). */
 export async function referencePairs(): Promise<ReferencePair[]> {
-  const corpus = await ensureCorpus();
+  const corpus = await ensureCorpus(PUBLIC_CORPUS_DIR);
   const table = await Deno.readTextFile(new URL("reference-scores.tsv", SHARED));
   const rows = table.trim().split("\n").slice(1).map((line) => line.split("\t"));
   const pairs = rows.map(([image, variant, score]) => ({
