@@ -16,7 +16,14 @@ import {
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../contract/settings.ts";
-import { encoderFits, encoderFormatError, FORMATS } from "../contract/formats.ts";
+import {
+  AUTO_FORMAT,
+  encoderFits,
+  encoderFormatError,
+  FORMAT_CHOICES,
+  type FormatChoice,
+  FORMATS,
+} from "../contract/formats.ts";
 import { DEFAULT_SET_FORMATS, DEFAULT_SET_WIDTHS, MAX_SET_WIDTHS } from "../contract/web-sets.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "./client.ts";
 
@@ -54,14 +61,16 @@ Options:
   --in-place          replace each input with its result (JPEG output only)
   --quality N         ${QUALITY_RANGE.min}-${QUALITY_RANGE.max}
   --target T          auto | size:KB (${TARGET_KB_RANGE.min}-${TARGET_KB_RANGE.max}) | score:S (${TARGET_SCORE_RANGE.min}-${TARGET_SCORE_RANGE.max}) (Premium)
-  --format F          ${OUTPUT_FORMATS.join(" | ")}
+  --format F          ${FORMAT_CHOICES.join(" | ")} (auto: the smallest of --formats at the target)
   --encoder E         ${ENCODERS.join(" | ")}
   --max-width N       resize to at most N pixels wide, ${RESIZE_RANGE.min}-${RESIZE_RANGE.max} (never enlarged)
   --max-height N      resize to at most N pixels high
   --fit F             ${FITS.join(" | ")}: within the box (default), or filling it with a centred crop
   --widths W,W,...    a web set of these widths (e.g. ${DEFAULT_SET_WIDTHS.join(",")}; Premium): a folder per
                       photo with its files, picture.html and manifest.json
-  --formats F,F,...   the set's formats, of ${OUTPUT_FORMATS.join(", ")} (default ${DEFAULT_SET_FORMATS.join(",")})
+  --formats F,F,...   a set's formats or those --format auto may choose, of ${OUTPUT_FORMATS.join(", ")} (default ${
+  DEFAULT_SET_FORMATS.join(",")
+})
   --concurrency N     files in flight, ${CONCURRENCY_RANGE.min}-${CONCURRENCY_RANGE.max} (default ${DEFAULT_CONCURRENCY})
   --timeout SECONDS   give a file up when no bytes move either way for this long,
                       ${TIMEOUT_RANGE.min}-${TIMEOUT_RANGE.max} (default ${DEFAULT_TIMEOUT_SECONDS})
@@ -74,7 +83,7 @@ Options:
 /** What a usage error prints under its message. */
 export const SHORT_USAGE =
   `Usage: squeeze compress PATH... (--out DIR | --in-place) [--quality N] [--target auto|size:KB|score:S]
-         [--format ${OUTPUT_FORMATS.join("|")}] [--encoder ${
+         [--format ${FORMAT_CHOICES.join("|")}] [--encoder ${
     ENCODERS.join("|")
   }] [--max-width N] [--max-height N] [--fit ${FITS.join("|")}]
          [--json] [--concurrency N] [--timeout SECONDS]
@@ -90,7 +99,7 @@ export interface CompressOptions {
   quality?: number;
   /** As the server reads it: `auto`, `size:200`, `score:85`. */
   target?: string;
-  format?: OutputFormat;
+  format?: FormatChoice;
   encoder?: Encoder;
   maxWidth?: number;
   maxHeight?: number;
@@ -156,13 +165,13 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
 
   const quality = values.quality === undefined ? undefined : wholeNumber("--quality", values.quality, QUALITY_RANGE);
-  const format = values.format === undefined ? undefined : oneOf("--format", values.format, OUTPUT_FORMATS);
+  const format = values.format === undefined ? undefined : oneOf("--format", values.format, FORMAT_CHOICES);
   const encoder = values.encoder === undefined ? undefined : oneOf("--encoder", values.encoder, ENCODERS);
-  if (format && encoder && !encoderFits(format, encoder)) {
+  if (format && format !== AUTO_FORMAT && encoder && !encoderFits(format, encoder)) {
     throw new UsageError(encoderFormatError(format, encoder).replace(/(\w+)=/g, "--$1 "));
   }
   if (format && format !== "jpeg" && inPlace) {
-    const label = FORMATS[format].label;
+    const label = format === AUTO_FORMAT ? "another format" : FORMATS[format].label;
     throw new UsageError(
       `--in-place keeps the .jpg names, so it cannot write ${label}; use --out with --format ${format}`,
     );
@@ -181,7 +190,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const formats = values.formats === undefined
     ? undefined
     : listOf("--formats", values.formats, (item) => oneOf("--formats", item, OUTPUT_FORMATS), OUTPUT_FORMATS.length);
-  if (formats && !widths) throw new UsageError("--formats makes a web set's formats; give its --widths too");
+  if (formats && !widths && format !== AUTO_FORMAT) {
+    throw new UsageError("--formats are a web set's (give its --widths) or those --format auto may choose");
+  }
+  if (format === AUTO_FORMAT && target?.startsWith("size:")) {
+    throw new UsageError(
+      "--format auto chooses the smallest file at a score: use --target auto or score:S, not a size",
+    );
+  }
   if (widths && inPlace) throw new UsageError("--in-place replaces each JPEG with one file; a web set needs --out");
   const concurrency = values.concurrency === undefined
     ? DEFAULT_CONCURRENCY

@@ -8,7 +8,7 @@
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { unzipSync } from "fflate";
 import { V1_HEADERS } from "../contract/api-keys.ts";
-import type { OutputFormat } from "../contract/settings.ts";
+import type { FormatChoice, OutputFormat } from "../contract/settings.ts";
 import { type CompressOptions, settingsQuery } from "./args.ts";
 import {
   type CompressClient,
@@ -98,7 +98,7 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
 /** Sends one file and writes its result once verified; resolves to its line's data. */
 async function compressOne(
   file: PlannedFile,
-  run: { format?: OutputFormat; inPlace: boolean; widths?: number[] },
+  run: { format?: FormatChoice; formats?: OutputFormat[]; inPlace: boolean; widths?: number[] },
   client: CompressClient,
 ): Promise<FileResult> {
   // Before the server sees (and counts) the file: a result that cannot be written would be paid for and lost.
@@ -109,15 +109,17 @@ async function compressOne(
   try {
     const res = await postImage(file.input, client);
     body = res.body!;
-    const expected = expectedResult(res.headers, run.format, run.widths !== undefined);
+    const expected = expectedResult(res.headers, run);
     body = verifiedBody(body, expected);
+    // Named by what came: the format auto chose, or the original kept as a JPEG.
+    const output = (expected.format && file.outputs[expected.format]) ?? file.output;
     const written = run.widths
       ? await writeSet(dirname(file.output), new Uint8Array(await new Response(body).arrayBuffer()), client.signal)
-      : await writeAtomically(file.output, body, client.signal);
+      : await writeAtomically(output, body, client.signal);
     const h = res.headers;
     return {
       path: file.input,
-      output: file.output,
+      output,
       originalSize: numberHeader(h.get(V1_HEADERS.originalSize)) ?? file.size,
       compressedSize: written,
       width: numberHeader(h.get(V1_HEADERS.width)),

@@ -5,8 +5,8 @@
  */
 import { V1_HEADERS } from "../contract/api-keys.ts";
 import { PLANS } from "../contract/plans.ts";
-import { DEFAULT_SAVED_SETTINGS } from "../contract/settings.ts";
-import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { type FormatChoice, FORMATS, OUTPUT_FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { answerFormats, askedFormats } from "./walk.ts";
 import { FileFailedError } from "./client.ts";
 
 export interface ResultType {
@@ -77,29 +77,33 @@ export class UnverifiedAnswerError extends FileFailedError {
 /** What the headers of a verified answer promise. */
 export interface ExpectedResult {
   type: ResultType;
+  /** The image format it is (null for a web set's ZIP): names the file. */
+  format: OutputFormat | null;
   /** Its exact length in bytes (`Compressed-Size`). */
   size: number;
   jobId: string;
 }
 
 /**
- * Checks a 200's headers for a result of `format` (the server's default when not given); throws
- * UnverifiedAnswerError otherwise. The result may also be a JPEG whatever was asked: the original, kept when no
- * smaller result was found ("already optimised").
+ * Checks a 200's headers for a result of the format asked (the server's default when not given; on
+ * format=auto, any allowed one); throws UnverifiedAnswerError otherwise. The result may also be a JPEG
+ * whatever was asked: the original, kept when no smaller result was found ("already optimised").
  */
 export function expectedResult(
   headers: Headers,
-  format: OutputFormat | undefined,
-  set = false,
+  asked: { format?: FormatChoice; formats?: OutputFormat[]; widths?: number[] },
 ): ExpectedResult {
   const mediaType = (headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const asked = set ? SET_RESULT : RESULT_TYPES[format ?? DEFAULT_SAVED_SETTINGS.format];
-  const type = (set ? [SET_RESULT] : [asked, RESULT_TYPES.jpeg]).find((t) => t.mediaType === mediaType);
+  const set = asked.widths !== undefined;
+  const formats = set ? [] : answerFormats(asked);
+  const format = formats.find((f) => RESULT_TYPES[f].mediaType === mediaType) ?? null;
+  const type = set ? (mediaType === SET_RESULT.mediaType ? SET_RESULT : null) : format && RESULT_TYPES[format];
   if (!type) {
     if (!mediaType.startsWith("image/") && mediaType !== SET_RESULT.mediaType) {
       throw new UnverifiedAnswerError(`is not an image (${mediaType || "no Content-Type"})`);
     }
-    throw new UnverifiedAnswerError(`is ${mediaType}, not the ${asked.name} asked for`);
+    const wanted = set ? SET_RESULT.name : askedFormats(asked).map((f) => RESULT_TYPES[f].name).join(" or ");
+    throw new UnverifiedAnswerError(`is ${mediaType}, not the ${wanted} asked for`);
   }
   const jobId = headers.get(V1_HEADERS.jobId)?.trim();
   if (!jobId) throw new UnverifiedAnswerError(`has no ${V1_HEADERS.jobId} header: it is not the SqueezeJPEG API's`);
@@ -119,7 +123,7 @@ export function expectedResult(
       `announces ${size} bytes, more than any result can be (${max} bytes); it was not read`,
     );
   }
-  return { type, size, jobId };
+  return { type, format, size, jobId };
 }
 
 /**

@@ -4,14 +4,17 @@
  * an input unless --in-place was asked for.
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { candidateFormats, type FormatChoice, FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { DEFAULT_SET_FORMATS } from "../contract/web-sets.ts";
 import { CliError, UsageError } from "./args.ts";
 
 export interface PlannedFile {
   /** The input as the user named it: a given path, or a folder's path joined with the file's place in it. */
   input: string;
-  /** Where its result is written (the input itself with --in-place). */
+  /** Where its result is written (the input itself with --in-place): the name for the format asked. */
   output: string;
+  /** The name for each format the answer may come in (`answerFormats`), the asked one's being `output`. */
+  outputs: Partial<Record<OutputFormat, string>>;
   /** Its size when planned, in bytes. */
   size: number;
 }
@@ -20,8 +23,21 @@ export interface PlanRequest {
   paths: string[];
   out: string | null;
   inPlace: boolean;
-  format?: OutputFormat;
+  format?: FormatChoice;
+  formats?: OutputFormat[];
 }
+
+/**
+ * The formats an answer may come in, the likeliest first: the one asked (on format=auto, each allowed one) and
+ * JPEG, the original kept when nothing smaller was made.
+ */
+export function answerFormats(req: { format?: FormatChoice; formats?: OutputFormat[] }): OutputFormat[] {
+  return [...new Set<OutputFormat>([...askedFormats(req), "jpeg"])];
+}
+
+/** The formats asked for: the one given (JPEG, the server's default, when none), or on auto the allowed ones. */
+export const askedFormats = (req: { format?: FormatChoice; formats?: OutputFormat[] }): OutputFormat[] =>
+  candidateFormats({ format: req.format ?? "jpeg", formats: req.formats ?? [...DEFAULT_SET_FORMATS] });
 
 /** .jpg and .jpeg, in any case. */
 export const isJpegName = (name: string): boolean => /\.jpe?g$/i.test(name);
@@ -73,26 +89,32 @@ export async function planFiles(req: PlanRequest): Promise<PlannedFile[]> {
   const inputs = found.filter((f) => !seen.has(f.real) && seen.add(f.real));
   if (inputs.length === 0) throw new CliError(`No .jpg or .jpeg files in ${req.paths.join(", ")}`);
 
-  if (req.inPlace) return inputs.map((f) => ({ input: f.input, output: f.input, size: f.size }));
+  // --in-place writes JPEG only (args.ts): the answer, or the original kept, replaces the input.
+  if (req.inPlace) return inputs.map((f) => ({ input: f.input, output: f.input, outputs: {}, size: f.size }));
 
   const byOutput = new Map<string, Found>();
   const planned: PlannedFile[] = [];
+  const formats = answerFormats(req);
   for (const f of inputs) {
-    const rel = outputName(f.rel, req.format);
-    const output = join(req.out!, rel);
-    const target = join(outReal!, rel);
-    const existing = await Deno.realPath(output).catch(() => target);
-    if (seen.has(target) || seen.has(existing)) {
-      throw new UsageError(
-        `${output} is an input: its result would replace it. Choose another --out, or pass --in-place`,
-      );
+    const outputs: Partial<Record<OutputFormat, string>> = {};
+    for (const format of formats) {
+      const rel = outputName(f.rel, format);
+      const output = join(req.out!, rel);
+      const target = join(outReal!, rel);
+      const existing = await Deno.realPath(output).catch(() => target);
+      if (seen.has(target) || seen.has(existing)) {
+        throw new UsageError(
+          `${output} is an input: its result would replace it. Choose another --out, or pass --in-place`,
+        );
+      }
+      const other = byOutput.get(target);
+      if (other && other !== f) {
+        throw new UsageError(`${other.input} and ${f.input} would both be written to ${output}; compress them apart`);
+      }
+      byOutput.set(target, f);
+      outputs[format] = output;
     }
-    const other = byOutput.get(target);
-    if (other) {
-      throw new UsageError(`${other.input} and ${f.input} would both be written to ${output}; compress them apart`);
-    }
-    byOutput.set(target, f);
-    planned.push({ input: f.input, output, size: f.size });
+    planned.push({ input: f.input, output: outputs[formats[0]!]!, outputs, size: f.size });
   }
   return planned;
 }

@@ -5,7 +5,7 @@
  * The same registry serves the server's workers and (for the live preview) the browser.
  */
 import type { CompressSettings } from "../contract/settings.ts";
-import { FORMATS, type OutputFormat } from "../contract/formats.ts";
+import { candidateFormats, FORMATS, type OutputFormat } from "../contract/formats.ts";
 import { avif } from "./avif/codec.ts";
 import type { Codec, CodecId } from "./codec.ts";
 import { mozjpeg } from "./jpeg/codec.ts";
@@ -17,15 +17,18 @@ export const CODECS: Readonly<Record<CodecId, Codec>> = { mozjpeg, jpegli, webp,
 /** The encoders of an output format, the default first (the format manifest's). Score goals search all of them. */
 const encodersOf = (format: OutputFormat): readonly CodecId[] => FORMATS[format].encoders;
 
-/** The codec that runs a fixed-quality job: the chosen encoder where the format has it, else the format's own. */
-export function codecFor(settings: Pick<CompressSettings, "format" | "encoder">): Codec {
-  const ids = encodersOf(settings.format);
+/**
+ * The codec that runs a fixed-quality job: the chosen encoder where the format has it, else the format's own
+ * (on format=auto, which always searches, the first allowed format's).
+ */
+export function codecFor(settings: Pick<CompressSettings, "format" | "formats" | "encoder">): Codec {
+  const ids = encodersOf(candidateFormats(settings)[0]!);
   return CODECS[ids.includes(settings.encoder) ? settings.encoder : ids[0]!];
 }
 
-/** Every encoder a score goal searches for this format. */
-export function searchCodecs(format: OutputFormat): Codec[] {
-  return encodersOf(format).map((id) => CODECS[id]);
+/** Every encoder a score goal searches: the format's, or on format=auto every allowed format's. */
+export function searchCodecs(settings: Pick<CompressSettings, "format" | "formats">): Codec[] {
+  return candidateFormats(settings).flatMap((format) => encodersOf(format).map((id) => CODECS[id]));
 }
 
 /** The codec whose output a sniffed format is (to decode a stored result), if the engine writes that format. */

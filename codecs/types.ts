@@ -1,6 +1,6 @@
 /** Public result and option types of the codec engine. */
 import type { CodecId } from "../contract/settings.ts";
-import type { OutputFormat } from "../contract/formats.ts";
+import type { FormatChoiceReport, OutputFormat } from "../contract/formats.ts";
 import type { MetadataReport } from "./container/metadata.ts";
 import type { QualityReport } from "./quality/report.ts";
 
@@ -54,6 +54,8 @@ export interface CompressResult {
   /** A small upright JPEG for lists (short side 128-255 px, or the image itself if smaller). */
   thumbnail: Uint8Array;
   timings: CompressTimings;
+  /** format=auto's choice (absent when the format was set or the original was kept). */
+  formatChoice?: FormatChoiceReport | null;
   /** A web set's files (settings.widths), widest first; `bytes` is then empty (the server packs the files). */
   set?: SetOutput[];
 }

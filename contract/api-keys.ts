@@ -4,6 +4,7 @@
  * types and names, and the OpenAPI document is generated from them.
  */
 import { z } from "zod";
+import type { FormatChoiceReport } from "./formats.ts";
 
 /** Every key starts with this, so a leaked one is recognisable (and greppable) as ours. */
 export const API_KEY_PREFIX = "sq_live_";
@@ -98,6 +99,8 @@ export const V1_HEADERS = {
   score: "Ssimulacra2-Score",
   /** The job's id: `GET /api/v1/jobs/:id` describes it. */
   jobId: "Job-Id",
+  /** format=auto: `avif; against=jpeg; against-bytes=123456; measured=true` (`formatChoiceHeader`). */
+  formatChoice: "Format-Choice",
 } as const;
 
 /**
@@ -109,4 +112,10 @@ export const V1_ASYNC_PARAM = "async";
 /** `POST /api/v1/compress?async=true` answers 202 with the job's id. */
 export interface V1Accepted {
   id: string;
+}
+
+/** format=auto's report as the `Format-Choice` header: the format written, then the best other one's bytes. */
+export function formatChoiceHeader(r: FormatChoiceReport): string {
+  if (!r.against || r.againstBytes === null) return r.format;
+  return `${r.format}; against=${r.against}; against-bytes=${r.againstBytes}; measured=${r.measured}`;
 }

@@ -9,6 +9,7 @@ import type { ApiKey, ApiKeyList, CreatedApiKey, V1Accepted } from "./api-keys.t
 import { type Job, JOB_STATUSES, type MetadataReport, type QualityScores } from "./jobs.ts";
 import { CODEC_IDS, compressSettingsSchema, OUTPUT_FORMATS } from "./settings.ts";
 import type { WebSet } from "./web-sets.ts";
+import { FORMAT_CHOICES, type FormatChoiceReport } from "./formats.ts";
 
 const isoTime = z.string().describe("ISO 8601 time");
 
@@ -42,6 +43,13 @@ export const webSetSchema = z.object({
   })),
 });
 
+export const formatChoiceSchema = z.object({
+  format: z.enum(OUTPUT_FORMATS),
+  against: z.enum(OUTPUT_FORMATS).nullable(),
+  againstBytes: z.number().int().nullable(),
+  measured: z.boolean().describe("againstBytes was encoded at full size (else predicted from a sample)"),
+});
+
 export const jobSchema = z.object({
   id: z.string(),
   batchId: z.string(),
@@ -51,7 +59,7 @@ export const jobSchema = z.object({
   originalSize: z.number().int(),
   compressedSize: z.number().int().nullable(),
   quality: z.number().int(),
-  format: z.enum(OUTPUT_FORMATS),
+  format: z.enum(FORMAT_CHOICES).describe("The result's format; auto until format=auto has chosen"),
   encoder: z.enum(CODEC_IDS).nullable().describe(
     "The encoder that made the bytes; null until completed or for a kept original",
   ),
@@ -65,6 +73,9 @@ export const jobSchema = z.object({
   scorePending: z.boolean().describe("Completed, its score still being measured (it arrives in scores)"),
   metadata: metadataReportSchema.nullable(),
   webSet: webSetSchema.nullable().describe("A web set's files; its result is their ZIP. Null for one output"),
+  formatChoice: formatChoiceSchema.nullable().describe(
+    "format=auto: the format written and the best other allowed one's bytes (measured, or predicted). Null otherwise",
+  ),
   createdAt: isoTime,
   completedAt: isoTime.nullable(),
   expiresAt: isoTime.nullable().describe("When the bytes are deleted"),
@@ -98,6 +109,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ?
 const matches = <A, B>(ok: Same<A, B>) => ok;
 matches<z.infer<typeof jobSchema>, Job>(true);
 matches<z.infer<typeof webSetSchema>, WebSet>(true);
+matches<z.infer<typeof formatChoiceSchema>, FormatChoiceReport>(true);
 matches<z.infer<typeof qualityScoresSchema>, QualityScores>(true);
 matches<z.infer<typeof metadataReportSchema>, MetadataReport>(true);
 matches<z.infer<typeof v1AcceptedSchema>, V1Accepted>(true);

@@ -4,7 +4,7 @@
  * control or bidirectional-override characters, nothing a file system refuses,
  * a bounded length.
  */
-import { type Encoder, ENCODERS, FORMATS, hasEncoderChoice, type OutputFormat } from "./formats.ts";
+import { type Encoder, ENCODERS, type FormatChoice, FORMATS, hasEncoderChoice, type OutputFormat } from "./formats.ts";
 
 /** Longest base name kept (code points), before the extension. */
 export const MAX_BASE_NAME = 120;
@@ -53,7 +53,7 @@ export function allResultsZipName(day: string, count: number, allVersions = fals
 
 /** What a version's name is made of: the settings it was compressed with (contract/settings.ts). */
 export interface VersionSettings {
-  format: OutputFormat;
+  format: FormatChoice;
   encoder: Encoder;
   quality: number;
   target: { kind: "auto" } | { kind: "size"; kb: number } | { kind: "quality"; score: number } | null;

@@ -73,6 +73,44 @@ export type Encoder = (typeof ENCODERS)[number];
 
 export const formatFacts = (format: OutputFormat): FormatFacts => FORMATS[format];
 
+/**
+ * The `format` setting: an output format, or `auto` (issue 30, item 4): the smallest file among the
+ * allowed formats (the `formats` setting) that meets the score goal, predicted on the mosaic first.
+ */
+export const AUTO_FORMAT = "auto";
+export type FormatChoice = OutputFormat | typeof AUTO_FORMAT;
+export const FORMAT_CHOICES = [...OUTPUT_FORMATS, AUTO_FORMAT] as [FormatChoice, ...FormatChoice[]];
+
+/** The formats a job may write: the chosen one, or on auto the allowed ones. */
+export const candidateFormats = (s: { format: FormatChoice; formats: readonly OutputFormat[] }): OutputFormat[] =>
+  s.format === AUTO_FORMAT ? [...s.formats] : [s.format];
+
+/** How a format choice reads in a form or on a card. */
+export const choiceLabel = (choice: FormatChoice): string =>
+  choice === AUTO_FORMAT ? "Automatic" : FORMATS[choice].label;
+
+/** What a job reports when the format was chosen automatically: the winner and the best other format. */
+export interface FormatChoiceReport {
+  /** The format written. */
+  format: OutputFormat;
+  /** The smallest other allowed format, null when only one was allowed. */
+  against: OutputFormat | null;
+  /** Its bytes at the same goal: measured at full size, or predicted from the mosaic (`measured` false). */
+  againstBytes: number | null;
+  measured: boolean;
+}
+
+/** "AVIF chosen: 31% smaller than JPEG" ("about 31%" when the other was predicted, not encoded). */
+export function formatChoiceText(report: FormatChoiceReport, bytes: number): string {
+  const label = FORMATS[report.format].label;
+  if (!report.against || !report.againstBytes) return `${label}, the only format allowed`;
+  const other = FORMATS[report.against].label;
+  const saved = Math.round((1 - bytes / report.againstBytes) * 100);
+  return saved > 0
+    ? `${label} chosen: ${report.measured ? "" : "about "}${saved}% smaller than ${other}`
+    : `${label} chosen over ${other}`;
+}
+
 /** The output format of a media type, or null when the engine writes no such format. */
 export function formatOfMimeType(mimeType: string): OutputFormat | null {
   const type = mimeType.split(";")[0]!.trim().toLowerCase();
@@ -83,18 +121,26 @@ export function formatOfMimeType(mimeType: string): OutputFormat | null {
 export const appliesTo = (format: OutputFormat, setting: FormatSetting): boolean =>
   (FORMATS[format].settings as readonly FormatSetting[]).includes(setting);
 
+/** Whether `setting` changes what these settings may make (on auto: any format it may choose). */
+export const settingApplies = (
+  s: { format: FormatChoice; formats: readonly OutputFormat[] },
+  setting: FormatSetting,
+): boolean => candidateFormats(s).some((f) => appliesTo(f, setting));
+
 /** The encoders a format can choose between (more than one: the `encoder` setting and score searches apply). */
-export const hasEncoderChoice = (format: OutputFormat): boolean => FORMATS[format].encoders.length > 1;
+export const hasEncoderChoice = (format: FormatChoice): boolean =>
+  format !== AUTO_FORMAT && FORMATS[format].encoders.length > 1;
 
 /**
  * Whether `encoder` may be sent with `format`: one of its encoders, or the default encoder (the
  * setting left as it is). Anything else is a mistake, not a preference to ignore.
  */
-export const encoderFits = (format: OutputFormat, encoder: Encoder): boolean =>
-  encoder === ENCODERS[0] || (FORMATS[format].encoders as readonly string[]).includes(encoder);
+export const encoderFits = (format: FormatChoice, encoder: Encoder): boolean =>
+  encoder === ENCODERS[0] || format === AUTO_FORMAT ||
+  (FORMATS[format].encoders as readonly string[]).includes(encoder);
 
 /** The encoder to send with `format`: the chosen one where it fits, else the default (kept in a form, not sent). */
-export const fittingEncoder = (format: OutputFormat, encoder: Encoder): Encoder =>
+export const fittingEncoder = (format: FormatChoice, encoder: Encoder): Encoder =>
   encoderFits(format, encoder) ? encoder : ENCODERS[0];
 
 /** The error for an encoder that does not fit its format, e.g. "jpegli encodes JPEG only; use …". */

@@ -1,6 +1,7 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
 import type { BatchPriority, CodecId, CompressSettings } from "./settings.ts";
 import type { WebSet } from "./web-sets.ts";
+import { AUTO_FORMAT, type FormatChoice, type FormatChoiceReport, type OutputFormat } from "./formats.ts";
 import { scoreWordMin, shownScore } from "./score-words.ts";
 
 export const JOB_STATUSES = ["pending", "processing", "completed", "error"] as const;
@@ -52,6 +53,7 @@ export interface Job {
   compressedSize: number | null;
   /** The quality setting used (the chosen one when a target was searched). */
   quality: number;
+  /** The result's format: `auto` until format=auto has chosen (then `formatChoice` says against what). */
   format: CompressSettings["format"];
   /** The encoder that made the result's bytes (a target's search reports the one it kept); null until completed and when the original was kept. */
   encoder: CodecId | null;
@@ -68,6 +70,8 @@ export interface Job {
   metadata: MetadataReport | null;
   /** A web set (Premium, issue 30): its files with sizes and scores; the download is their ZIP. Null for one output. */
   webSet: WebSet | null;
+  /** format=auto's choice: the format written and the best other one's bytes. Null when the format was set. */
+  formatChoice: FormatChoiceReport | null;
   createdAt: string;
   completedAt: string | null;
   /** When the bytes are deleted from memory (null until completed). */
@@ -170,3 +174,10 @@ export function withSsimulacra2(scores: QualityScores | null): QualityScores | n
 /** Rounded percent saved (spec §9). */
 export const sizeReduction = (original: number, compressed: number): number =>
   original > 0 ? Math.round(((original - compressed) / original) * 100) : 0;
+
+/**
+ * A result's real format: a kept original stays a JPEG, whatever was asked (a job still on `auto` has no
+ * result yet: JPEG, its upload's, names it meanwhile).
+ */
+export const resultFormat = (job: { keptOriginal: boolean; format: FormatChoice }): OutputFormat =>
+  job.keptOriginal || job.format === AUTO_FORMAT ? "jpeg" : job.format;

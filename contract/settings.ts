@@ -6,19 +6,31 @@ import { z } from "zod";
 import { DEFAULT_MAX_CONCURRENT } from "./plans.ts";
 import { DEFAULT_SET_FORMATS, MAX_SET_WIDTHS } from "./web-sets.ts";
 import {
+  AUTO_FORMAT,
   CODEC_IDS,
   type CodecId,
   type Encoder,
   encoderFits,
   encoderFormatError,
   ENCODERS,
+  FORMAT_CHOICES,
+  type FormatChoice,
   hasEncoderChoice,
   OUTPUT_FORMATS,
   type OutputFormat,
 } from "./formats.ts";
 
 // The format facts live in formats.ts; these are re-exported for the settings' many readers.
-export { CODEC_IDS, type CodecId, type Encoder, ENCODERS, OUTPUT_FORMATS, type OutputFormat };
+export {
+  CODEC_IDS,
+  type CodecId,
+  type Encoder,
+  ENCODERS,
+  FORMAT_CHOICES,
+  type FormatChoice,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+};
 export const MODES = ["speed", "balanced", "quality"] as const;
 export const CHROMA_SUBSAMPLINGS = ["4:4:4", "4:2:2", "4:2:0"] as const;
 export const BATCH_PRIORITIES = ["low", "normal", "high"] as const;
@@ -61,11 +73,12 @@ export const targetSchema = z.discriminatedUnion("kind", [
 export type Target = z.infer<typeof targetSchema>;
 
 /**
- * Score targets (auto, a quality score) try every JPEG encoder and keep the smaller passing file; a size
- * target and a fixed quality use the chosen `encoder` (codecs/pipeline/encoder-search.ts).
+ * Score targets (auto, a quality score) and format=auto try every JPEG encoder and keep the smaller passing
+ * file; a size target and a fixed quality use the chosen `encoder` (codecs/pipeline/encoder-search.ts).
  */
-export const searchesEncoders = (s: { format: OutputFormat; target: Target | null | undefined }): boolean =>
-  hasEncoderChoice(s.format) && (s.target?.kind === "auto" || s.target?.kind === "quality");
+export const searchesEncoders = (s: { format: FormatChoice; target: Target | null | undefined }): boolean =>
+  s.format === AUTO_FORMAT ||
+  (hasEncoderChoice(s.format) && (s.target?.kind === "auto" || s.target?.kind === "quality"));
 
 /** A web set's widths (Premium; contract/web-sets.ts): null makes one output, not a set. */
 const widthsMessage =
@@ -84,7 +97,7 @@ const setFormatsSchema = z.array(z.enum(OUTPUT_FORMATS, { error: formatsMessage 
 /** How one image is compressed: what reaches the codecs. */
 const compressSettingsFields = z.object({
   quality: wholeNumber("quality", QUALITY_RANGE),
-  format: oneOf("format", OUTPUT_FORMATS),
+  format: oneOf("format", FORMAT_CHOICES),
   encoder: oneOf("encoder", ENCODERS),
   mode: oneOf("mode", MODES),
   progressive: flag("progressive"),
@@ -109,9 +122,18 @@ const batchOptionsFields = z.object({
 
 /** The best-known case of an encoder that does not fit its format (formats.ts `encoderFits`). */
 export const ENCODER_FORMAT_ERROR = encoderFormatError("webp", "jpegli");
-function encoderFitsFormat(settings: { format: OutputFormat; encoder: Encoder }, ctx: z.RefinementCtx): void {
-  if (!encoderFits(settings.format, settings.encoder)) {
+function encoderFitsFormat(settings: { format: FormatChoice; encoder: Encoder }, ctx: z.RefinementCtx): void {
+  if (settings.format !== AUTO_FORMAT && !encoderFits(settings.format, settings.encoder)) {
     ctx.addIssue({ code: "custom", path: ["encoder"], message: encoderFormatError(settings.format, settings.encoder) });
+  }
+}
+
+/** format=auto ranks formats by the bytes each needs for a score: a size target has no such ranking. */
+export const AUTO_FORMAT_SIZE_ERROR =
+  "format=auto chooses the smallest file at a score: use target auto or a quality score, not a size (or choose a format)";
+function autoFormatNeedsScore(settings: { format: FormatChoice; target: Target | null }, ctx: z.RefinementCtx): void {
+  if (settings.format === AUTO_FORMAT && settings.target?.kind === "size") {
+    ctx.addIssue({ code: "custom", path: ["target"], message: AUTO_FORMAT_SIZE_ERROR });
   }
 }
 
@@ -144,7 +166,10 @@ export const DEFAULT_SETTINGS: CompressSettings = {
  * text fields and a re-compression's JSON parse into it; the codecs get its compression part.
  */
 export const savedSettingsSchema = compressSettingsFields.extend(batchOptionsFields.shape).superRefine(
-  encoderFitsFormat,
+  (settings, ctx) => {
+    encoderFitsFormat(settings, ctx);
+    autoFormatNeedsScore(settings, ctx);
+  },
 );
 export type SavedSettings = z.infer<typeof savedSettingsSchema>;
 export type BatchOptions = z.infer<typeof batchOptionsFields>;
@@ -162,7 +187,8 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
  */
 export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   quality: "The encoder's quality setting. A target, when given, chooses it instead.",
-  format: "The output format. WebP output carries no metadata at all; AVIF carries the colour profile and EXIF.",
+  format:
+    "The output format. WebP output carries no metadata at all; AVIF carries the colour profile and EXIF. auto: the smallest file among formats at the score target (auto when none).",
   encoder: "The JPEG encoder. jpegli encodes JPEG only: with format=webp, leave encoder at mozjpeg.",
   mode: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG, WebP and AVIF.",
   progressive: "A progressive JPEG, which loads in passes from coarse to sharp.",
@@ -178,7 +204,8 @@ export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   fit: "inside keeps the whole photo within maxWidth × maxHeight; cover fills that box exactly with a centred crop.",
   widths:
     "Premium: a web set of these widths (e.g. 640,1280,1920,2560; none wider than the photo), as a ZIP with picture.html and manifest.json.",
-  formats: "A web set's formats (e.g. avif,jpeg), every file at the target (auto: SSIMULACRA 2 ≥ 80).",
+  formats:
+    "A web set's formats (e.g. avif,jpeg), every file at the target (auto: SSIMULACRA 2 ≥ 80); with format=auto, the formats it may choose.",
   priority: "Order among this account's own jobs.",
   maxConcurrent: "Premium: how many of this account's jobs run at once.",
   pauseOnError: "Pause the batch when a job fails (one image per request: no effect).",

@@ -1,7 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { BATCH_STATUSES, JOB_STATUSES } from "../contract/jobs.ts";
-import { CODEC_IDS, OUTPUT_FORMATS } from "../contract/settings.ts";
+import { CODEC_IDS } from "../contract/settings.ts";
+import { FORMAT_CHOICES } from "../contract/formats.ts";
 
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
 
@@ -63,7 +64,8 @@ export const jobs = sqliteTable("jobs", {
   originalSize: integer("original_size").notNull(),
   compressedSize: integer("compressed_size"),
   quality: integer("quality").notNull(),
-  format: text("format", { enum: OUTPUT_FORMATS }).notNull(),
+  /** The result's format; `auto` until an automatic choice is made (contract/formats.ts). */
+  format: text("format", { enum: FORMAT_CHOICES }).notNull(),
   /** The encoder that made the result (null until completed, and when the original was kept). */
   encoder: text("encoder", { enum: CODEC_IDS }),
   width: integer("width"),
@@ -76,6 +78,8 @@ export const jobs = sqliteTable("jobs", {
   metadataJson: text("metadata_json"),
   /** A web set's files (contract/web-sets.ts `WebSet`, JSON); null for one output. */
   webSetJson: text("web_set_json"),
+  /** format=auto's report (contract/formats.ts `FormatChoiceReport`, JSON); null when the format was set. */
+  formatChoiceJson: text("format_choice_json"),
   /** Whether this job still holds a unit of the daily quota (false once refunded). */
   charged: integer("charged", { mode: "boolean" }).notNull().default(false),
   /** The UTC day (YYYY-MM-DD) whose quota it was charged to. */

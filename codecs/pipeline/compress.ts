@@ -4,6 +4,7 @@
  * measure → never bigger. Steps take the AbortSignal first.
  */
 import type { CompressSettings } from "../../contract/settings.ts";
+import { AUTO_FORMAT, type FormatChoiceReport, type FormatMetadata } from "../../contract/formats.ts";
 import type { Codec } from "../codec.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
@@ -120,14 +121,14 @@ export async function compressImage(
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   timings.encodeMs += performance.now() - t;
 
-  const goal = settings.target ? scoreGoal(settings.target) : null;
+  const goal = goalOf(settings);
   const measureNow = goal !== null || !input.deferScore;
   t = performance.now();
   const originalPlanes = measureNow ? measurePlanes(upright) : null;
   timings.measureMs += performance.now() - t;
   // The pyramid lives in the metric's WASM memory: freed when the job ends, however it ends.
   try {
-    const { chosen, chosenQuality, metadata, toEncode } = await encodeOutput(signal, upright, {
+    const { chosen, chosenQuality, metadata, toEncode, formatChoice } = await encodeOutput(signal, upright, {
       info,
       settings,
       planes: originalPlanes,
@@ -167,6 +168,7 @@ export async function compressImage(
       chosenQuality,
       thumbnail,
       timings: roundTimings(timings),
+      formatChoice,
     };
   } finally {
     originalPlanes?.pyramid.free();
@@ -262,6 +264,22 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
   };
 }
 
+/** One output: the kept encode, its quality when searched, its metadata plan and format=auto's report. */
+export interface EncodedOutput {
+  chosen: Encoded;
+  chosenQuality: number | null;
+  metadata: MetadataPlan;
+  /** The image as the codec took it, for the caller to release. */
+  toEncode: RgbaImage;
+  formatChoice: FormatChoiceReport | null;
+}
+
+/** The score a job's output must reach: its target's, or on format=auto without one the auto target's. */
+export const goalOf = (settings: CompressSettings): number | null => {
+  const target = settings.target ?? (settings.format === AUTO_FORMAT ? { kind: "auto" as const } : null);
+  return target && scoreGoal(target);
+};
+
 /** What `encodeOutput` needs besides the image. */
 export interface OutputContext {
   info: JpegInfo;
@@ -284,24 +302,32 @@ export async function encodeOutput(
   signal: AbortSignal,
   image: RgbaImage,
   { info, settings, planes, timings, onProgress, releaseImage = false }: OutputContext,
-): Promise<{ chosen: Encoded; chosenQuality: number | null; metadata: MetadataPlan; toEncode: RgbaImage }> {
+): Promise<EncodedOutput> {
   const grayscale = info.colorSpace === "grayscale";
-  // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format.
-  const goal = settings.target ? scoreGoal(settings.target) : null;
+  // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format
+  // (on format=auto, of every allowed format).
+  const goal = goalOf(settings);
   const fixedCodec = codecFor(settings);
-  const encodeSettings = goal === null || !fixedCodec.capabilities.chromaSubsampling
+  const codecs = goal === null ? [fixedCodec] : searchCodecs(settings);
+  const encodeSettings = goal === null || !codecs.some((c) => c.capabilities.chromaSubsampling)
     ? settings
     : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };
+  // A goal's chroma is 4:2:0 or 4:4:4, which every codec takes as is: one prepared image serves them all.
   const toEncode = fixedCodec.prepare(image, encodeSettings, grayscale);
   if (releaseImage && toEncode !== image) releasePixels(image);
-  const metadata = planMetadata(info, settings.stripMetadata, fixedCodec.capabilities.metadata);
+  const plans = new Map<FormatMetadata, MetadataPlan>();
+  const metadataFor = (codec: Codec): MetadataPlan => {
+    const carries = codec.capabilities.metadata;
+    if (!plans.has(carries)) plans.set(carries, planMetadata(info, settings.stripMetadata, carries));
+    return plans.get(carries)!;
+  };
   const context = { grayscale, scoreGoal: goal !== null };
 
   const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
     signal.throwIfAborted();
     let te = performance.now();
     const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
-    const out = codec.carryMetadata(encoded, metadata);
+    const out = codec.carryMetadata(encoded, metadataFor(codec));
     timings.encodeMs += performance.now() - te;
     if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
     te = performance.now();
@@ -312,7 +338,7 @@ export async function encodeOutput(
   };
 
   if (goal !== null) {
-    const result = await searchEncoders(searchCodecs(settings.format), toEncode, {
+    const result = await searchEncoders(codecs, toEncode, {
       signal,
       goal: goal + agreementMargin(grayscale),
       chroma: encodeSettings.chromaSubsampling,
@@ -330,7 +356,8 @@ export async function encodeOutput(
     });
     timings.probes = result.probes;
     timings.proxyProbes = result.proxyProbes;
-    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode };
+    const { chosen, formatChoice } = result;
+    return { chosen, chosenQuality: chosen.quality, metadata: metadataFor(chosen.codec), toEncode, formatChoice };
   }
   if (settings.target?.kind === "size") {
     const spec = searchSpecFor(settings.target);
@@ -340,8 +367,10 @@ export async function encodeOutput(
       return encodeAt(fixedCodec, q, false);
     });
     timings.probes = result.probes;
-    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode };
+    const metadata = metadataFor(fixedCodec);
+    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode, formatChoice: null };
   }
   onProgress("encode", 20);
-  return { chosen: await encodeAt(fixedCodec, settings.quality, false), chosenQuality: null, metadata, toEncode };
+  const chosen = await encodeAt(fixedCodec, settings.quality, false);
+  return { chosen, chosenQuality: null, metadata: metadataFor(fixedCodec), toEncode, formatChoice: null };
 }

@@ -5,6 +5,7 @@
  * landed high. Without a mosaic (images under about 1.2 MP, where full probes are cheap) every encoder is
  * searched at full size and the smallest passing file kept.
  */
+import type { FormatChoiceReport, OutputFormat } from "../../contract/formats.ts";
 import type { ChromaSubsampling } from "../../contract/settings.ts";
 import type { Codec } from "../codec.ts";
 import { mosaicOf } from "../image/mosaic.ts";
@@ -29,6 +30,7 @@ export interface EncoderSearch {
 }
 
 type MosaicProxy = (quality: number) => Promise<ProxyReading>;
+const scoreOf = (proxy: MosaicProxy) => async (q: number) => (await proxy(q)).score;
 
 /**
  * A slower encoder must be predicted smaller by this share to be searched instead of the fastest: where the
@@ -53,11 +55,41 @@ function better(a: Encoded | null, b: Encoded, goal: number): Encoded {
   return aPasses ? (b.size < a.size ? b : a) : (b.score > a.score ? b : a);
 }
 
+/**
+ * format=auto's verification: the predicted runner-up format is searched at full size too when the mosaic put
+ * it within this share of the winner's bytes (mosaic predictions of one format against another were within
+ * about 5% on the corpus; beyond this the runner-up's bytes are reported as predicted).
+ */
+export const CLOSE_FORMAT_MARGIN = 0.1;
+
+export interface SearchOutcome {
+  chosen: Encoded;
+  probes: number;
+  proxyProbes: number;
+  /** With codecs of more than one format (format=auto): the format written and the best other one's bytes. */
+  formatChoice: FormatChoiceReport | null;
+}
+
+/** The report of a measured choice between two formats' results. */
+function measuredChoice(won: Encoded, lost: Encoded | null): FormatChoiceReport {
+  return {
+    format: won.codec.format,
+    against: lost?.codec.format ?? null,
+    againstBytes: lost?.size ?? null,
+    measured: true,
+  };
+}
+
+/**
+ * The smallest passing file of `codecs` (one format's encoders, or several formats' for format=auto): ranked on
+ * the mosaic, the predicted winner searched at full size, and on format=auto the runner-up format too when the
+ * prediction puts it close.
+ */
 export async function searchEncoders(
   codecs: Codec[],
   pixels: RgbaImage,
   search: EncoderSearch,
-): Promise<{ chosen: Encoded; probes: number; proxyProbes: number }> {
+): Promise<SearchOutcome> {
   const t = performance.now();
   const mosaic = mosaicOf(pixels);
   const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
@@ -85,13 +117,16 @@ export async function searchEncoders(
       });
     }
   }
+  const formats = [...new Set(codecs.map((c) => c.format))];
   try {
     let probes = 0;
-    const probe = (codec: Codec, q: number, maxProbes: number) => search.fullProbe(codec, q, ++probes, maxProbes);
-    const scoreOf = (proxy: MosaicProxy) => async (q: number) => (await proxy(q)).score;
+    // Progress counts probes against the search's expected number (a last extra probe: against itself).
+    const probe: Probe = (codec, q, maxProbes) =>
+      search.fullProbe(codec, q, ++probes, Math.max(probes, maxProbes ?? 0));
 
     if (proxies.size === 0 || codecs.length === 1) {
-      let best: Encoded | null = null;
+      // Every encoder searched at full size; the best of each format kept for format=auto's report.
+      const bestOf = new Map<OutputFormat, Encoded>();
       for (const codec of codecs) {
         const spec = scoreSearchFor(codec, search.goal, search.chroma);
         const proxy = proxies.get(codec);
@@ -100,46 +135,94 @@ export async function searchEncoders(
           (q) => probe(codec, q, spec.maxProbes * codecs.length),
           proxy && scoreOf(proxy),
         );
-        best = better(best, result.chosen, search.goal);
+        bestOf.set(codec.format, better(bestOf.get(codec.format) ?? null, result.chosen, search.goal));
       }
-      return { chosen: best!, probes, proxyProbes };
+      const ranked = [...bestOf.values()].sort((a, b) => better(a, b, search.goal) === a ? -1 : 1);
+      const chosen = ranked[0]!;
+      return {
+        chosen,
+        probes,
+        proxyProbes,
+        formatChoice: formats.length > 1 ? measuredChoice(chosen, ranked[1] ?? null) : null,
+      };
     }
 
     // Rank on the mosaic: two readings per encoder give the bytes each needs at the goal.
-    const predicted: { codec: Codec; size: number; readings: Map<number, number> }[] = [];
+    const predicted: Prediction[] = [];
     for (const codec of codecs) {
       const spec = scoreSearchFor(codec, search.goal, search.chroma);
       predicted.push({ codec, ...await sizeAtAimByProxy(spec, proxies.get(codec)!) });
     }
-    const chosenCodec = chooseEncoder(predicted);
-    const chosen = predicted.find((p) => p.codec === chosenCodec)!;
-    const spec = scoreSearchFor(chosenCodec, search.goal, search.chroma);
-    const proxy = proxies.get(chosenCodec)!;
-    let best = (await searchScore(
-      spec,
-      (q) => probe(chosenCodec, q, spec.maxProbes + 1),
-      scoreOf(proxy),
-      chosen.readings,
-    ))
-      .chosen;
-
-    // jpegli's score rises in steps: a result that landed well above the goal may be beaten by another encoder
-    // whose smoother curve stops closer to it. The photo's offset, now measured at full size, holds for every
-    // encoder (within about half a point), so one calibrated probe of the next-best one settles it.
-    const next = predicted.filter((p) => p !== chosen).sort((a, b) => a.size - b.size)[0];
-    if (next && best.score > search.goal + SCORE_SLACK) {
-      const atBest = await proxy(best.quality);
-      const nextProxy = proxies.get(next.codec)!;
-      const nextSpec = scoreSearchFor(next.codec, search.goal, search.chroma);
-      const q = await qualityByProxy(nextSpec, scoreOf(nextProxy), best.score - atBest.score, next.readings);
-      const predictedSize = (await nextProxy(q)).size * (best.size / atBest.size);
-      if (predictedSize < best.size * (1 - RANKING_MARGIN)) {
-        best = better(best, await probe(next.codec, q, probes + 1), search.goal);
-      }
+    const searchFormat = (format: OutputFormat) =>
+      searchOneFormat(predicted.filter((p) => p.codec.format === format), proxies, search, probe);
+    if (formats.length === 1) {
+      return { chosen: await searchFormat(formats[0]!), probes, proxyProbes, formatChoice: null };
     }
-    return { chosen: best, probes, proxyProbes };
+
+    // format=auto: each format's smallest predicted bytes; the winner searched, a close runner-up too.
+    const byFormat = formats.map((format) => ({
+      format,
+      size: Math.min(...predicted.filter((p) => p.codec.format === format).map((p) => p.size)),
+    })).sort((a, b) => a.size - b.size);
+    const [winner, second] = [byFormat[0]!, byFormat[1]!];
+    const first = await searchFormat(winner.format);
+    if (second.size <= winner.size * (1 + CLOSE_FORMAT_MARGIN)) {
+      const other = await searchFormat(second.format);
+      const chosen = better(first, other, search.goal);
+      return { chosen, probes, proxyProbes, formatChoice: measuredChoice(chosen, chosen === first ? other : first) };
+    }
+    return {
+      chosen: first,
+      probes,
+      proxyProbes,
+      formatChoice: {
+        format: first.codec.format,
+        against: second.format,
+        againstBytes: Math.round(first.size * (second.size / winner.size)),
+        measured: false,
+      },
+    };
   } finally {
     mosaicPlanes?.pyramid.free();
     if (mosaic) releasePixels(mosaic);
   }
+}
+
+type Prediction = { codec: Codec; size: number; readings: Map<number, number> };
+type Probe = (codec: Codec, quality: number, maxProbes?: number) => Promise<Encoded>;
+
+/** One format's search, its encoders ranked on the mosaic: the chosen one searched, the next one probed once. */
+async function searchOneFormat(
+  predicted: Prediction[],
+  proxies: Map<Codec, MosaicProxy>,
+  search: EncoderSearch,
+  probe: Probe,
+): Promise<Encoded> {
+  const chosenCodec = chooseEncoder(predicted);
+  const chosen = predicted.find((p) => p.codec === chosenCodec)!;
+  const spec = scoreSearchFor(chosenCodec, search.goal, search.chroma);
+  const proxy = proxies.get(chosenCodec)!;
+  let best = (await searchScore(
+    spec,
+    (q) => probe(chosenCodec, q, spec.maxProbes + 1),
+    scoreOf(proxy),
+    chosen.readings,
+  ))
+    .chosen;
+
+  // jpegli's score rises in steps: a result that landed well above the goal may be beaten by another encoder
+  // whose smoother curve stops closer to it. The photo's offset, now measured at full size, holds for every
+  // encoder (within about half a point), so one calibrated probe of the next-best one settles it.
+  const next = predicted.filter((p) => p !== chosen).sort((a, b) => a.size - b.size)[0];
+  if (next && best.score > search.goal + SCORE_SLACK) {
+    const atBest = await proxy(best.quality);
+    const nextProxy = proxies.get(next.codec)!;
+    const nextSpec = scoreSearchFor(next.codec, search.goal, search.chroma);
+    const q = await qualityByProxy(nextSpec, scoreOf(nextProxy), best.score - atBest.score, next.readings);
+    const predictedSize = (await nextProxy(q)).size * (best.size / atBest.size);
+    if (predictedSize < best.size * (1 - RANKING_MARGIN)) {
+      best = better(best, await probe(next.codec, q), search.goal);
+    }
+  }
+  return best;
 }

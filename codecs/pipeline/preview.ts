@@ -33,6 +33,8 @@ export interface CropRequest {
 export interface CropResult {
   bytes: Uint8Array;
   mimeType: string;
+  /** The same region of the original (resized as the settings ask), for the split view beside the encode. */
+  original: RgbaImage;
   /** The size of the image the crop is from: the original's, or the size the settings resize it to. */
   imageWidth: number;
   imageHeight: number;
@@ -115,7 +117,8 @@ export class PreviewSession {
 
   /**
    * The visible region encoded with these settings (the codec a fixed-quality job uses, or `encoder` and
-   * `quality` a target chose), for the 1:1 view. Not measured, no metadata: pixels only.
+   * `quality` a target chose), for the 1:1 view, with the original's same region beside it. Not measured, no
+   * metadata: pixels only.
    */
   async crop(
     settings: CompressSettings,
@@ -136,6 +139,7 @@ export class PreviewSession {
     return {
       bytes,
       mimeType: codec.mimeType,
+      original: region,
       imageWidth: image.width,
       imageHeight: image.height,
       x,

@@ -1,4 +1,4 @@
-import type { OutputFormat } from "../../contract/formats.ts";
+import { candidateFormats, type FormatChoice, type OutputFormat } from "../../contract/formats.ts";
 
 /**
  * Estimated peak memory of one job: 32 MB plus 40 bytes per pixel plus 5 per byte of the file.
@@ -24,6 +24,6 @@ export function estimateJobMemory(pixels: number, bytes = 0, formats: readonly O
  */
 const BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 72 };
 
-/** The formats a job's settings encode in: a web set's list, else the one format. */
-export const encodedFormats = (s: { format: OutputFormat; widths: number[] | null; formats: OutputFormat[] }) =>
-  s.widths ? s.formats : [s.format];
+/** The formats a job's settings encode in: a web set's list, else the one format (format=auto: those allowed). */
+export const encodedFormats = (s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[] }) =>
+  s.widths ? s.formats : candidateFormats(s);

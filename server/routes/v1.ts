@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { V1, V1_HEADERS } from "../../contract/api-keys.ts";
+import { formatChoiceHeader, V1, V1_HEADERS } from "../../contract/api-keys.ts";
 import type { Job } from "../../contract/jobs.ts";
 import { ApiError } from "../http-error.ts";
 import { apiKeyAuth } from "../middleware/api-key-auth.ts";
@@ -22,6 +22,7 @@ function jobHeaders(job: Job, used: number): Record<string, string> {
   if (job.width !== null) headers[V1_HEADERS.width] = String(job.width);
   if (job.height !== null) headers[V1_HEADERS.height] = String(job.height);
   if (job.compressedSize !== null) headers[V1_HEADERS.compressedSize] = String(job.compressedSize);
+  if (job.formatChoice) headers[V1_HEADERS.formatChoice] = formatChoiceHeader(job.formatChoice);
   // A fixed-quality job's score is measured after it completes: the answer does not wait for it.
   if (job.scores && !job.scorePending) {
     headers[V1_HEADERS.score] = String(Math.round(job.scores.ssimulacra2 * 100) / 100);

@@ -90,6 +90,12 @@ const RESULT_HEADERS: Json = {
     schema: { type: "number" },
   },
   [V1_HEADERS.jobId]: { description: "The job's id", schema: { type: "string" } },
+  [V1_HEADERS.formatChoice]: {
+    description: "format=auto: the format written and the best other allowed one's bytes at the same score, " +
+      "e.g. `avif; against=jpeg; against-bytes=123456; measured=true` (measured=false: predicted from a sample)",
+    required: false,
+    schema: { type: "string" },
+  },
 };
 
 const retryAfter: Json = { "Retry-After": integerHeader("Seconds to wait before trying again") };

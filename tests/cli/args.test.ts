@@ -86,6 +86,8 @@ Deno.test("args: settings are checked against the contract's names and ranges", 
     refused([...base, "--quality", q], /--quality must be a whole number from 1 to 100/);
   }
   refused([...base, "--format", "png"], /--format must be one of jpeg, webp/);
+  refused([...base, "--format", "auto", "--target", "size:200"], /--format auto chooses the smallest file at a score/);
+  refused(["compress", "photos", "--in-place", "--format", "auto"], /--in-place .* cannot write another format/);
   refused([...base, "--encoder", "libjpeg"], /--encoder must be one of mozjpeg, jpegli/);
   refused([...base, "--format", "webp", "--encoder", "jpegli"], /jpegli encodes JPEG only; use --encoder mozjpeg/);
   refused([...base, "--concurrency", "0"], /--concurrency must be a whole number from 1 to 8/);

@@ -206,3 +206,33 @@ Deno.test("compress: a result cut off mid-body fails its file and leaves the ori
     await served.catch(() => {});
   }
 });
+
+Deno.test("compress: --format auto names each result by the format that came (a kept original stays .jpg)", async () => {
+  const webp = new Uint8Array([
+    ...new TextEncoder().encode("RIFF"),
+    0x24,
+    0,
+    0,
+    0,
+    ...new TextEncoder().encode("WEBPVP8 "),
+  ]);
+  const api = startFakeApi((req, i) =>
+    i === 0 || req.bytes.length === 1001
+      ? compressed(webp, req.bytes.length, { "Content-Type": "image/webp" })
+      : compressed(req.bytes, req.bytes.length)
+  );
+  try {
+    await withDir(async (dir) => {
+      await makeInputs(dir, 2);
+      const out = join(dir, "out");
+      const args = ["compress", join(dir, "in"), "--out", out, "--format", "auto", "--formats", "webp,jpeg"];
+      const r = await run([...args, "--url", api.url]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(api.requests.every((q) => q.query.get("format") === "auto" && q.query.get("formats") === "webp,jpeg"));
+      assert.deepEqual(await filesUnder(out), ["even/deep/p0.jpg", "odd/p1.webp"]);
+      assert.deepEqual(await Deno.readFile(join(out, "odd/p1.webp")), webp);
+    });
+  } finally {
+    await api.close();
+  }
+});

@@ -64,21 +64,28 @@ const headers = (extra: Record<string, string | null>, size = 100) => {
   for (const [name, value] of Object.entries(extra)) value === null ? h.delete(name) : h.set(name, value);
   return h;
 };
-const refused = (h: Headers, format: "jpeg" | "webp" | undefined, pattern: RegExp) =>
-  assert.throws(() => expectedResult(h, format), (err: Error) => {
+const refused = (h: Headers, format: "jpeg" | "webp" | "auto" | undefined, pattern: RegExp) =>
+  assert.throws(() => expectedResult(h, { format }), (err: Error) => {
     assert.ok(err instanceof UnverifiedAnswerError, String(err));
     assert.match(err.message, pattern);
     return true;
   });
 
 Deno.test("verify result: the headers: the type asked for (or the kept original JPEG), a Job-Id, a Compressed-Size", () => {
-  const ok = expectedResult(headers({}), undefined);
+  const ok = expectedResult(headers({}), {});
   assert.equal(ok.type, RESULT_TYPES.jpeg, "no --format: the server's default, JPEG");
   assert.equal(ok.size, 100);
   assert.equal(typeof ok.jobId, "string");
-  assert.equal(expectedResult(headers({ "Content-Type": "IMAGE/JPEG; charset=binary" }), "jpeg").type.name, "JPEG");
-  assert.equal(expectedResult(headers({ "Content-Type": "image/webp" }), "webp").type, RESULT_TYPES.webp);
-  assert.equal(expectedResult(headers({}), "webp").type, RESULT_TYPES.jpeg, "an original kept: a JPEG for WebP");
+  assert.equal(
+    expectedResult(headers({ "Content-Type": "IMAGE/JPEG; charset=binary" }), { format: "jpeg" }).type.name,
+    "JPEG",
+  );
+  assert.equal(expectedResult(headers({ "Content-Type": "image/webp" }), { format: "webp" }).type, RESULT_TYPES.webp);
+  assert.equal(
+    expectedResult(headers({}), { format: "webp" }).type,
+    RESULT_TYPES.jpeg,
+    "an original kept: a JPEG for WebP",
+  );
 
   refused(headers({ "Content-Type": "text/html" }), "jpeg", /^The server's answer is not an image \(text\/html\)$/);
   refused(headers({ "Content-Type": null }), "jpeg", /is not an image \(no Content-Type\)/);
@@ -94,7 +101,16 @@ Deno.test("verify result: the headers: the type asked for (or the kept original 
   refused(headers({ [V1_HEADERS.compressedSize]: "12kB" }), "jpeg", /an unreadable Compressed-Size \('12kB'\)/);
   refused(headers({ [V1_HEADERS.compressedSize]: "0" }), "jpeg", /is an empty result/);
   refused(headers({}, MAX_RESULT_BYTES + 1), "jpeg", /more than any result can be \(26214400 bytes\); it was not read/);
-  assert.equal(expectedResult(headers({}, MAX_RESULT_BYTES), "jpeg").size, MAX_RESULT_BYTES);
+  assert.equal(expectedResult(headers({}, MAX_RESULT_BYTES), { format: "jpeg" }).size, MAX_RESULT_BYTES);
+
+  // format=auto: any allowed format (named by it), or the original kept; nothing else.
+  const avif = expectedResult(headers({ "Content-Type": "image/avif" }), { format: "auto", formats: ["avif", "jpeg"] });
+  assert.equal(avif.format, "avif");
+  assert.equal(expectedResult(headers({}), { format: "auto", formats: ["avif", "webp"] }).format, "jpeg", "kept");
+  assert.throws(
+    () => expectedResult(headers({ "Content-Type": "image/webp" }), { format: "auto", formats: ["avif", "jpeg"] }),
+    /is image\/webp, not the AVIF or JPEG asked for/,
+  );
   assert.equal(MAX_RESULT_BYTES, 25 * MB, "Premium's upload limit: no result is larger than its upload");
 });
 
@@ -116,12 +132,14 @@ function source(chunks: Uint8Array[]) {
 Deno.test("verify result: the body streams through when it is the announced length and type", async () => {
   const jpeg = fakeJpeg(1000);
   const { stream } = source([jpeg.subarray(0, 3), jpeg.subarray(3, 700), jpeg.subarray(700)]);
-  const out = await new Response(verifiedBody(stream, { type: RESULT_TYPES.jpeg, size: 1000, jobId: "j" })).bytes();
+  const out = await new Response(
+    verifiedBody(stream, { type: RESULT_TYPES.jpeg, format: "jpeg", size: 1000, jobId: "j" }),
+  ).bytes();
   assert.deepEqual(out, jpeg);
 });
 
 Deno.test("verify result: a body too long stops being read at once; one too short fails at its end, one not its type at its first bytes", async () => {
-  const expected = { type: RESULT_TYPES.jpeg, size: 100, jobId: "j" };
+  const expected = { type: RESULT_TYPES.jpeg, format: "jpeg" as const, size: 100, jobId: "j" };
   const long = source(Array.from({ length: 1000 }, () => fakeJpeg(64)));
   await assert.rejects(
     new Response(verifiedBody(long.stream, expected)).bytes(),

@@ -183,6 +183,85 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
     await page.context().close();
   });
 
+  await step(
+    "side by side at the resized size: the original left of the divider, the encode right, for every format",
+    async () => {
+      const page = await newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await signUpAndOpen(page, "splitter");
+      await upload(page, [{ name: "split.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await bigPhotoBytes()) }]);
+      await waitForCompleted(page, 1);
+      const [job] = await serverJobs(page);
+      await page.getByRole("button", { name: "Live preview split.jpg" }).click();
+      const panel = page.getByTestId("live-preview");
+      const first = await prediction(page);
+      await page.getByTestId("live-preview-original").waitFor();
+      await page.getByTestId("live-preview-view").scrollIntoViewIfNeeded();
+      const view = await page.getByTestId("live-preview-view").boundingBox();
+      // The divider starts in the middle: the encode is clipped to the right half, the original shows at the left.
+      const divider = panel.getByRole("slider", { name: "Split position" });
+      assert.equal(await divider.getAttribute("aria-valuenow"), "50");
+      const clipped = () =>
+        page.evaluate(() =>
+          (document.querySelector('[data-testid="live-preview-crop"]')!.parentElement as HTMLElement).style.clipPath
+        );
+      assert.equal(await clipped(), "inset(0px 0px 0px 50%)");
+      // Dragged to a quarter of the way: more of the encode shows; the arrow keys move it too.
+      const box = (await divider.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(view!.x + view!.width / 4, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.up();
+      assert.equal(await divider.getAttribute("aria-valuenow"), "25");
+      await divider.press("ArrowRight");
+      assert.equal(await clipped(), "inset(0px 0px 0px 26%)");
+
+      // Resized to 800 px wide: the original shown is the photo resized (its pixels, not the upload's: halving
+      // averages the photo's pixel noise away), the text says the size, and the prediction is at that size.
+      const roughness = () =>
+        page.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>('[data-testid="live-preview-original"]')!;
+          const d = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+          let sum = 0;
+          for (let i = 4; i < d.length; i += 4) sum += Math.abs(d[i]! - d[i - 4]!);
+          return sum / (d.length / 4);
+        });
+      const before = await roughness();
+      await panel.getByLabel("Max width (px)").fill("800");
+      const resized = await prediction(page, first.gen);
+      await panel.getByText("resized photo (800×600)").waitFor();
+      assert.ok(resized.bytes < first.bytes / 2, `800 px predicts far fewer bytes (${resized.bytes} < ${first.bytes})`);
+      await page.waitForFunction(
+        (limit) => {
+          const c = document.querySelector<HTMLCanvasElement>('[data-testid="live-preview-original"]')!;
+          const d = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+          let sum = 0;
+          for (let i = 4; i < d.length; i += 4) sum += Math.abs(d[i]! - d[i - 4]!);
+          return sum / (d.length / 4) < limit;
+        },
+        before * 0.8,
+        { timeout: 30_000 },
+      );
+
+      // Every format shows beside the original: the label on the right follows the format.
+      for (const [format, label] of [["webp", "WebP"], ["avif", "AVIF"]] as const) {
+        const gen = Number(await panel.getAttribute("data-full-gen"));
+        await panel.getByLabel("Format").selectOption(format);
+        await prediction(page, gen);
+        await page.getByTestId("live-preview-view").getByText(label, { exact: true }).waitFor();
+        await page.getByTestId("live-preview-original").waitFor();
+      }
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/${job!.id}/recompress`)),
+        panel.getByRole("button", { name: "Apply to this photo" }).click(),
+      ]);
+      assert.equal(request.postDataJSON().settings.maxWidth, 800, "Apply sends the resize on screen");
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    },
+  );
+
   await step("Compare has the Live preview too, on the same photo's original", async () => {
     const page = await newPage();
     await signUpAndOpen(page, "comparer");

@@ -64,6 +64,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     scoresJson: null,
     metadataJson: null,
     webSetJson: null,
+    formatChoiceJson: null,
     charged: true,
     quotaDay: o.quotaDay,
     sourceJobId: null,

@@ -17,13 +17,17 @@ import { outputName } from "../../cli/walk.ts";
 
 Deno.test("every format's encoders are registry codecs that write that format, with its media type", () => {
   for (const format of OUTPUT_FORMATS) {
-    for (const codec of searchCodecs(format)) {
+    for (const codec of searchCodecs({ format, formats: [] })) {
       assert.equal(codec.format, format, `${codec.id} writes ${format}`);
       assert.equal(codec.mimeType, FORMATS[format].mimeType);
       assert.equal(codec.extension, FORMATS[format].extension);
       assert.equal(codec.capabilities.metadata, FORMATS[format].metadata, `${codec.id} carries the format's metadata`);
     }
-    assert.equal(codecFor({ format, encoder: ENCODERS[0] }).id, FORMATS[format].encoders[0], "the default first");
+    assert.equal(
+      codecFor({ format, formats: [], encoder: ENCODERS[0] }).id,
+      FORMATS[format].encoders[0],
+      "the default first",
+    );
   }
   assert.deepEqual(Object.keys(CODECS).sort(), [...CODEC_IDS].sort(), "one codec per manifest encoder");
 });

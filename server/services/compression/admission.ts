@@ -333,6 +333,7 @@ export class Admission {
       scoresJson: null,
       metadataJson: null,
       webSetJson: null,
+      formatChoiceJson: null,
       charged: "refused" in entry ? false : entry.charged,
       quotaDay: day,
       sourceJobId: "refused" in entry ? null : entry.sourceJobId ?? null,

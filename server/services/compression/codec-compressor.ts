@@ -45,6 +45,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
         chosenQuality: r.chosenQuality,
         thumbnail: r.thumbnail,
         set: r.set,
+        formatChoice: r.formatChoice ?? null,
       };
     },
     score: (original, output, call) => pool.score(original, output, { signal: call.signal }),

@@ -5,6 +5,7 @@
 import type { CodecId, CompressSettings, OutputFormat } from "../../../contract/settings.ts";
 import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
 import type { ImageInput, SetOutput } from "../../../codecs/mod.ts";
+import type { FormatChoiceReport } from "../../../contract/formats.ts";
 
 export interface CompressOutcome {
   bytes: Uint8Array;
@@ -24,6 +25,8 @@ export interface CompressOutcome {
   thumbnail: Uint8Array;
   /** A web set's files, widest first (`bytes` is then empty: web-set-pack.ts makes the result). */
   set?: SetOutput[];
+  /** format=auto's choice (null when the format was set or the original kept). */
+  formatChoice?: FormatChoiceReport | null;
 }
 
 export interface CompressCall {

@@ -5,6 +5,7 @@ import {
   type Job,
   type PreviewSize,
   type QueueStatus,
+  resultFormat,
   type Usage,
 } from "../../../contract/jobs.ts";
 import { concurrencyOf } from "../scheduling/policy.ts";
@@ -51,9 +52,6 @@ export interface ZipFile {
 
 /** Which versions a ZIP holds: each photo's latest (the default) or every version held (`?versions=all`). */
 export type ZipVersions = "latest" | "all";
-
-/** A result's real format: a kept original stays a JPEG. */
-const resultFormat = (row: JobRow): Job["format"] => row.keptOriginal ? "jpeg" : row.format as Job["format"];
 
 /** Jobs grouped by photo (`sourceJobId ?? id`), each photo's versions oldest first. */
 export function groupByPhoto(rows: JobRow[]): Map<string, JobRow[]> {

@@ -100,6 +100,7 @@ export class Runner {
         scoreDue,
         metadataJson: JSON.stringify(outcome.metadata),
         webSetJson: packed && JSON.stringify(packed.webSet),
+        formatChoiceJson: outcome.formatChoice ? JSON.stringify(outcome.formatChoice) : null,
       }, this.#c.ttlMs);
       ended = true;
       if (!completed) {

@@ -1,4 +1,5 @@
 import type { WebSet } from "../../../contract/web-sets.ts";
+import type { FormatChoiceReport } from "../../../contract/formats.ts";
 import {
   type Batch,
   type BatchStatus,
@@ -43,6 +44,7 @@ export function toJob(row: JobRow, settings: SavedSettings, liveProgress?: numbe
     scorePending: row.status === "completed" && row.scoreDue && !row.expired,
     metadata: parse<MetadataReport>(row.metadataJson),
     webSet: parse<WebSet>(row.webSetJson),
+    formatChoice: parse<FormatChoiceReport>(row.formatChoiceJson),
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,

@@ -9,8 +9,9 @@ import {
   useState,
 } from "react";
 import { cn } from "../../../lib/cn.ts";
+import { SplitDivider } from "../../../components/ui/split-divider.tsx";
 import { PLACEHOLDER_JPEG } from "../lib/placeholder.ts";
-import { clamp, frameSize, imageTransform, type Pan, WHEEL_STEP_PX } from "../lib/view-state.ts";
+import { frameSize, imageTransform, type Pan, WHEEL_STEP_PX } from "../lib/view-state.ts";
 
 export interface ViewProps {
   originalSrc: string;
@@ -262,29 +263,6 @@ export function SplitView(
   { split, onSplit, ...p }: ViewProps & { split: number; onSplit: (v: number) => void },
 ) {
   const frame = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
-  const fromPointer = (clientX: number) => {
-    const rect = frame.current?.querySelector('[data-testid="compare-frame"]')?.getBoundingClientRect();
-    if (rect && rect.width > 0) onSplit(clamp(Math.round(((clientX - rect.left) / rect.width) * 100), 0, 100));
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = e.shiftKey ? 10 : 1;
-    const next: Record<string, number> = {
-      ArrowLeft: split - step,
-      ArrowDown: split - step,
-      ArrowRight: split + step,
-      ArrowUp: split + step,
-      PageDown: split - 10,
-      PageUp: split + 10,
-      Home: 0,
-      End: 100,
-    };
-    const v = next[e.key];
-    if (v === undefined) return;
-    e.preventDefault();
-    e.stopPropagation();
-    onSplit(clamp(v, 0, 100));
-  };
   return (
     <div ref={frame}>
       <Viewport label="Split view" {...frameProps(p)}>
@@ -294,32 +272,11 @@ export function SplitView(
         </div>
         <Tag side="left">Original</Tag>
         <Tag side="right">Compressed</Tag>
-        <div
-          data-no-pan
-          role="slider"
-          tabIndex={0}
-          aria-label="Split position"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={split}
-          aria-valuetext={`${split}% original`}
-          aria-orientation="horizontal"
-          onKeyDown={onKeyDown}
-          onPointerDown={(e) => {
-            dragging.current = true;
-            e.currentTarget.setPointerCapture(e.pointerId);
-          }}
-          onPointerMove={(e) => dragging.current && fromPointer(e.clientX)}
-          onPointerUp={() => (dragging.current = false)}
-          onPointerCancel={() => (dragging.current = false)}
-          className="absolute inset-y-0 z-10 flex w-6 -translate-x-1/2 cursor-ew-resize touch-none justify-center focus-visible:outline-2 focus-visible:outline-brand-600"
-          style={{ left: `${split}%` }}
-        >
-          <span className="h-full w-0.5 bg-white shadow-[0_0_0_1px_rgba(15,23,42,0.4)]" />
-          <span className="absolute top-1/2 flex h-7 w-7 -translate-y-1/2 items-center justify-center rounded-full border border-slate-300 bg-white text-xs text-slate-600 shadow">
-            ↔
-          </span>
-        </div>
+        <SplitDivider
+          split={split}
+          onSplit={onSplit}
+          frame={() => frame.current?.querySelector('[data-testid="compare-frame"]')?.getBoundingClientRect()}
+        />
       </Viewport>
     </div>
   );

@@ -17,10 +17,20 @@ import {
   TARGET_KB_RANGE,
   TARGET_SCORE_RANGE,
 } from "../../../../../contract/settings.ts";
-import { appliesTo, FORMATS, type FormatSetting, OUTPUT_FORMATS } from "../../../../../contract/formats.ts";
+import {
+  AUTO_FORMAT,
+  candidateFormats,
+  choiceLabel,
+  FORMAT_CHOICES,
+  type FormatChoice,
+  FORMATS,
+  type FormatSetting,
+  settingApplies,
+} from "../../../../../contract/formats.ts";
+import { FormatChecks } from "./format-checks.tsx";
 import type { SavedSettings } from "../data/settings.ts";
 import { PremiumFieldset } from "./premium-fieldset.tsx";
-import { ResizeFields } from "./resize-fields.tsx";
+import { ResizeFields } from "../../../components/resize-fields.tsx";
 import { WebSetFields } from "./web-set-fields.tsx";
 
 /** A typed number into its range (an empty or non-numeric field reads as the minimum). */
@@ -95,12 +105,21 @@ export function SettingsPanel(
     premium: boolean;
   },
 ) {
-  const facts = FORMATS[settings.format];
-  /** Whether a format-specific control applies to the chosen format (the format manifest says). */
-  const has = (setting: FormatSetting) => appliesTo(settings.format, setting);
+  const auto = settings.format === AUTO_FORMAT;
+  /** Whether a format-specific control applies to the chosen format, on auto to any it may choose (the manifest). */
+  const has = (setting: FormatSetting) => settingApplies(settings, setting);
   const searchesBoth = searchesEncoders({ format: settings.format, target: premium ? settings.target : null });
+  /** What of the metadata the outputs may carry: "all" when JPEG may be written. */
+  const carried = candidateFormats(settings).map((f) => FORMATS[f].metadata);
+  const metadata = carried.includes("all") ? "all" : carried.includes("icc-exif") ? "icc-exif" : "none";
   /** A web set (Premium) makes its own formats and widths, at the target or auto. */
   const set = premium && settings.widths !== null;
+  const formatsId = useId();
+  const chooseFormat = (format: FormatChoice) =>
+    // format=auto ranks formats at a score: a size target gives way to auto.
+    update(
+      format === AUTO_FORMAT && settings.target?.kind === "size" ? { format, target: { kind: "auto" } } : { format },
+    );
   return (
     <section
       id={id}
@@ -128,7 +147,7 @@ export function SettingsPanel(
             step={1}
             value={settings.quality}
             aria-valuetext={`${settings.quality}, ${qualityLabel(settings.quality)}`}
-            disabled={set || (premium && settings.target !== null)}
+            disabled={set || auto || (premium && settings.target !== null)}
             onChange={(e) => update({ quality: Number(e.target.value) })}
             className="w-full accent-brand-600"
           />
@@ -137,6 +156,9 @@ export function SettingsPanel(
           )}
           {set && settings.target === null && (
             <p className="text-xs text-slate-500">The web set below finds the quality of each file (auto).</p>
+          )}
+          {!set && auto && (!premium || settings.target === null) && (
+            <p className="text-xs text-slate-500">The automatic format finds the quality of each file (auto).</p>
           )}
         </div>
 
@@ -150,9 +172,11 @@ export function SettingsPanel(
               id="setting-format"
               className={SELECT}
               value={settings.format}
-              onChange={(e) => update({ format: e.target.value as SavedSettings["format"] })}
+              onChange={(e) => chooseFormat(e.target.value as FormatChoice)}
             >
-              {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMATS[f].label}</option>)}
+              {FORMAT_CHOICES.map((f) => (
+                <option key={f} value={f}>{f === AUTO_FORMAT ? "Automatic (smallest file)" : FORMATS[f].label}</option>
+              ))}
             </select>
           </Field>
           <Field
@@ -169,7 +193,7 @@ export function SettingsPanel(
                   )}
                 </>
               )
-              : `${facts.label} has its own encoder.`}
+              : `${choiceLabel(settings.format)} has its own encoder.`}
           >
             <select
               id="setting-encoder"
@@ -242,10 +266,10 @@ export function SettingsPanel(
               onChange={(v) => update({ optimizeForWeb: v })}
             />
           )}
-          {facts.metadata !== "none" && (
+          {metadata !== "none" && (
             <Toggle
               label="Strip metadata"
-              hint={facts.metadata === "all"
+              hint={metadata === "all"
                 ? "Removes EXIF (incl. GPS), XMP, IPTC and comments; keeps the colour profile"
                 : "Removes EXIF (incl. GPS); keeps the colour profile"}
               checked={settings.stripMetadata}
@@ -253,16 +277,32 @@ export function SettingsPanel(
             />
           )}
         </div>
-        {facts.metadata === "icc-exif" && (
+        {auto && !set && (
+          <div className="space-y-2 rounded-md bg-slate-100 p-2" data-testid="auto-format">
+            <FormatChecks
+              id={formatsId}
+              label="Formats to choose from"
+              formats={settings.formats}
+              onChange={(formats) => update({ formats })}
+            />
+            <p role="note" className="text-sm text-slate-700" data-testid="format-note">
+              Each photo gets the smallest of these formats that reaches {premium && settings.target?.kind === "quality"
+                ? `your target score (${settings.target.score})`
+                : "SSIMULACRA 2 ≥ 80 (auto)"}; its card says which won and by how much. AVIF and WebP carry less
+              metadata than JPEG (WebP none).
+            </p>
+          </div>
+        )}
+        {!auto && metadata === "icc-exif" && (
           <p role="note" className="rounded-md bg-slate-100 p-2 text-sm text-slate-700" data-testid="format-note">
-            {facts.label}{" "}
+            {choiceLabel(settings.format)}{" "}
             output carries the colour profile and, unless stripped, EXIF (orientation applied to the pixels); XMP, IPTC
             and comments are dropped. The JPEG-only options (progressive, MozJPEG, Huffman tables) do not apply.
           </p>
         )}
-        {facts.metadata === "none" && (
+        {!auto && metadata === "none" && (
           <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="format-note">
-            {facts.label}{" "}
+            {choiceLabel(settings.format)}{" "}
             output drops all metadata: EXIF (including GPS and the camera details), XMP, IPTC, comments and the ICC
             colour profile. The JPEG-only options (progressive, MozJPEG, Huffman tables) do not apply.
           </p>
@@ -310,7 +350,12 @@ export function SettingsPanel(
           />
         </fieldset>
 
-        <TargetControls target={settings.target} premium={premium} onChange={(target) => update({ target })} />
+        <TargetControls
+          target={settings.target}
+          premium={premium}
+          sizeAllowed={!auto}
+          onChange={(target) => update({ target })}
+        />
 
         <WebSetFields value={settings} target={settings.target} premium={premium} onChange={update} />
       </div>
@@ -322,7 +367,13 @@ type TargetKind = "none" | Target["kind"];
 
 /** Premium "advanced algorithms": let the server search the quality for a size or a score. */
 function TargetControls(
-  { target, premium, onChange }: { target: Target | null; premium: boolean; onChange: (t: Target | null) => void },
+  { target, premium, sizeAllowed, onChange }: {
+    target: Target | null;
+    premium: boolean;
+    /** Not with format=auto, which ranks formats at a score. */
+    sizeAllowed: boolean;
+    onChange: (t: Target | null) => void;
+  },
 ) {
   const kind: TargetKind = target?.kind ?? "none";
   const choose = (k: TargetKind) => {
@@ -345,6 +396,7 @@ function TargetControls(
                 name="target-kind"
                 value={k}
                 checked={kind === k}
+                disabled={k === "size" && !sizeAllowed}
                 onChange={() => choose(k)}
                 className="accent-brand-600"
               />

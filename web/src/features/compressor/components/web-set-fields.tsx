@@ -1,7 +1,8 @@
 import { useId } from "react";
 import { PremiumFieldset } from "./premium-fieldset.tsx";
 import { Link } from "wouter";
-import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from "../../../../../contract/formats.ts";
+import type { OutputFormat } from "../../../../../contract/formats.ts";
+import { Check, FormatChecks } from "./format-checks.tsx";
 import { paths } from "../../../../../contract/routes.ts";
 import type { Target } from "../../../../../contract/settings.ts";
 import { DEFAULT_SET_WIDTHS, MAX_SET_WIDTHS } from "../../../../../contract/web-sets.ts";
@@ -19,28 +20,6 @@ function targetText(target: Target | null): string {
   if (target?.kind === "size") return `at most ${target.kb} KB each`;
   if (target?.kind === "quality") return `at SSIMULACRA 2 ≥ ${target.score}`;
   return "at SSIMULACRA 2 ≥ 80";
-}
-
-function Check(
-  { label, checked, disabled, onChange }: {
-    label: string;
-    checked: boolean;
-    disabled?: boolean;
-    onChange: (checked: boolean) => void;
-  },
-) {
-  return (
-    <label className="flex items-center gap-2 text-sm tabular-nums has-[:disabled]:text-slate-500">
-      <input
-        type="checkbox"
-        className="h-4 w-4 accent-brand-600"
-        checked={checked}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      {label}
-    </label>
-  );
 }
 
 /**
@@ -64,8 +43,6 @@ export function WebSetFields(
   const full = widths.length >= MAX_SET_WIDTHS;
   const setWidth = (w: number, checked: boolean) =>
     onChange({ widths: checked ? [...widths, w].sort(byNumber) : widths.filter((x) => x !== w) });
-  const setFormat = (f: OutputFormat, checked: boolean) =>
-    onChange({ formats: checked ? [...value.formats, f] : value.formats.filter((x) => x !== f) });
   return (
     <PremiumFieldset legend="Web set" premium={premium} testId="web-set-fields">
       <div className="flex items-start gap-3">
@@ -104,23 +81,12 @@ export function WebSetFields(
               })}
             </div>
           </div>
-          <div role="group" aria-labelledby={`${id}-formats`} className="space-y-1.5">
-            <p id={`${id}-formats`} className="text-xs text-slate-600">Formats</p>
-            <div className="flex flex-wrap gap-x-4 gap-y-1.5">
-              {OUTPUT_FORMATS.map((f) => {
-                const checked = value.formats.includes(f);
-                return (
-                  <Check
-                    key={f}
-                    label={FORMATS[f].label}
-                    checked={checked}
-                    disabled={checked && value.formats.length === 1}
-                    onChange={(c) => setFormat(f, c)}
-                  />
-                );
-              })}
-            </div>
-          </div>
+          <FormatChecks
+            id={`${id}-formats`}
+            label="Formats"
+            formats={value.formats}
+            onChange={(formats) => onChange({ formats })}
+          />
         </div>
       )}
       {!premium && (

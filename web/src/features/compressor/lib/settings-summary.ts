@@ -1,6 +1,6 @@
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { searchesEncoders } from "../../../../../contract/settings.ts";
-import { appliesTo, ENCODERS, FORMATS, type OutputFormat } from "../../../../../contract/formats.ts";
+import { appliesTo, AUTO_FORMAT, ENCODERS, FORMATS, type OutputFormat } from "../../../../../contract/formats.ts";
 import { PICTURE_ORDER } from "../../../../../contract/web-sets.ts";
 import { qualityText } from "../../../lib/quality-text.ts";
 import type { SavedSettings } from "../data/settings.ts";
@@ -19,6 +19,14 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
     const metadata = settings.stripMetadata ? "metadata stripped" : "metadata kept";
     return [qualityText(settings.quality, t ?? { kind: "auto" }), set, metadata].join(" · ");
   }
+  if (settings.format === AUTO_FORMAT) {
+    // The smallest of the allowed formats at the score (auto without a target); each keeps what its format holds.
+    const metadata = settings.stripMetadata ? "metadata stripped" : "metadata kept";
+    const format = `smallest of ${byPictureOrder(settings.formats).map((f) => FORMATS[f].label).join(", ")}`;
+    const resize = resizeText(settings);
+    return [qualityText(settings.quality, t ?? { kind: "auto" }), format, ...(resize ? [resize] : []), metadata]
+      .join(" · ");
+  }
   const quality = qualityText(settings.quality, t);
   const facts = FORMATS[settings.format];
   const metadata = facts.metadata === "none"
@@ -36,13 +44,18 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
   return [quality, format, ...(resize ? [resize] : []), metadata].join(" · ");
 }
 
-/** "web set: 4 widths × AVIF, JPEG", the formats in `<picture>` order. */
-export function webSetText(widths: readonly number[], formats: readonly OutputFormat[]): string {
+/** Formats in `<picture>` order (the smallest usually first). */
+function byPictureOrder(formats: readonly OutputFormat[]): OutputFormat[] {
   const rank = (f: OutputFormat) => {
     const i = PICTURE_ORDER.indexOf(f);
     return i === -1 ? PICTURE_ORDER.length : i;
   };
-  const labels = [...formats].sort((a, b) => rank(a) - rank(b)).map((f) => FORMATS[f].label);
+  return [...formats].sort((a, b) => rank(a) - rank(b));
+}
+
+/** "web set: 4 widths × AVIF, JPEG", the formats in `<picture>` order. */
+export function webSetText(widths: readonly number[], formats: readonly OutputFormat[]): string {
+  const labels = byPictureOrder(formats).map((f) => FORMATS[f].label);
   return `web set: ${widths.length} width${widths.length === 1 ? "" : "s"} × ${labels.join(", ")}`;
 }
 

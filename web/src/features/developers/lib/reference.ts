@@ -12,6 +12,7 @@ import {
   DEFAULT_SAVED_SETTINGS,
   ENCODERS,
   FITS,
+  FORMAT_CHOICES,
   MODES,
   OUTPUT_FORMATS,
   QUALITY_RANGE,
@@ -96,7 +97,7 @@ const onOff = "true | false";
 /** The values each compression setting takes; what it does is the contract's SETTING_DESCRIPTIONS. */
 const SETTING_VALUES: Record<keyof CompressSettings, string> = {
   quality: `${QUALITY_RANGE.min}-${QUALITY_RANGE.max}`,
-  format: OUTPUT_FORMATS.join(" | "),
+  format: FORMAT_CHOICES.join(" | "),
   encoder: ENCODERS.join(" | "),
   mode: MODES.join(" | "),
   progressive: onOff,
@@ -132,6 +133,8 @@ const HEADER_DOCS: Record<keyof typeof V1_HEADERS, string> = {
   compressedSize: "The size of the result, in bytes.",
   score: "The result's SSIMULACRA 2 score against the original (higher is closer), when measured before the answer.",
   jobId: "The job's id: the jobs endpoint describes it, as for an async request.",
+  formatChoice:
+    "With format=auto: the format written and the best other allowed one's bytes at the same score (avif; against=jpeg; against-bytes=123456; measured=true).",
 };
 
 export const HEADER_ROWS = (Object.keys(V1_HEADERS) as (keyof typeof V1_HEADERS)[]).map((key) => ({
@@ -201,7 +204,10 @@ export const CLI_OPTIONS = [
     flag: "--target auto|size:KB|score:S",
     what: "A Premium target, as in the query parameter; score targets try both JPEG encoders.",
   },
-  { flag: `--format ${OUTPUT_FORMATS.join("|")}`, what: "The output format." },
+  {
+    flag: `--format ${FORMAT_CHOICES.join("|")}`,
+    what: "The output format; auto writes the smallest of --formats at the target, named by the format it chose.",
+  },
   { flag: `--encoder ${ENCODERS.join("|")}`, what: "The JPEG encoder." },
   { flag: "--concurrency N", what: "How many files are in flight at once (1-8, default 2)." },
   { flag: "--json", what: "One JSON object per file and a summary on stdout, instead of the table." },

@@ -1,5 +1,5 @@
 import { memo, type ReactNode, useState } from "react";
-import { type Job, type MetadataReport, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, type MetadataReport, resultFormat, sizeReduction } from "../../../../../contract/jobs.ts";
 import { shownScore } from "../../../../../contract/score-words.ts";
 import { STATED_RETENTION } from "../../../../../contract/storage.ts";
 import { Button } from "../../../components/ui/button.tsx";
@@ -10,7 +10,7 @@ import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../../../contract/format-bytes.ts";
 import { jobWarning } from "../../../lib/review.ts";
 import { previewUrl } from "@web-api/endpoints.ts";
-import { FORMATS } from "../../../../../contract/formats.ts";
+import { formatChoiceText, FORMATS } from "../../../../../contract/formats.ts";
 import { downloadJob } from "../data/download-job.ts";
 import { isDownloadable } from "../lib/job-state.ts";
 import { WebSetFiles, WebSetSummary } from "./web-set-card.tsx";
@@ -192,7 +192,8 @@ export const JobCard = memo(function JobCard(
 function MeasuredScore({ job }: { job: Job }) {
   const score = job.scores?.overall;
   // JPEG, the format of every upload, goes unsaid.
-  const format = job.format === "jpeg" ? "" : ` · ${FORMATS[job.format].label}`;
+  const written = resultFormat(job);
+  const format = written === "jpeg" ? "" : ` · ${FORMATS[written].label}`;
   if (job.scorePending) {
     return (
       <>
@@ -231,6 +232,11 @@ function CompletedDetails({ job }: { job: Job }) {
   const warning = jobWarning(job);
   return (
     <>
+      {job.formatChoice && job.compressedSize !== null && (
+        <p className="text-xs text-slate-600" data-testid="job-format-choice">
+          {formatChoiceText(job.formatChoice, job.compressedSize)}
+        </p>
+      )}
       {metadata && <p className="text-xs text-slate-500" data-testid="job-metadata">{metadata}</p>}
       {warning && (
         <p

@@ -23,7 +23,7 @@ function saveBlob(blob: Blob, name: string): void {
  * on failure log "Download failed: {status} - {body}" and open the URL in a new tab.
  */
 export async function downloadJob(
-  job: Pick<Job, "id" | "filename" | "format" | "webSet">,
+  job: Pick<Job, "id" | "filename" | "format" | "webSet" | "keptOriginal">,
   /** Another name than the job's (an earlier version's, named by its settings). */
   name = downloadName(job),
 ): Promise<boolean> {

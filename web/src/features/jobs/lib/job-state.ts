@@ -1,4 +1,4 @@
-import { downloadName as nameFor, type Job } from "../../../../../contract/jobs.ts";
+import { downloadName as nameFor, type Job, resultFormat } from "../../../../../contract/jobs.ts";
 import { versionName } from "../../../../../contract/file-names.ts";
 
 /** Work the server has not finished yet: while any exists, the page polls. */
@@ -15,11 +15,11 @@ export const isDownloadable = (job: Pick<Job, "status" | "expired">): boolean =>
  * The name a result is saved under: the original base name, `.webp` when converted; a web set's ZIP is
  * `name.zip`, as the server's Content-Disposition names it.
  */
-export const downloadName = (job: Pick<Job, "filename" | "format" | "webSet">): string =>
-  job.webSet ? `${job.webSet.name}.zip` : nameFor(job.filename, job.format);
+export const downloadName = (job: Pick<Job, "filename" | "format" | "webSet" | "keptOriginal">): string =>
+  job.webSet ? `${job.webSet.name}.zip` : nameFor(job.filename, resultFormat(job));
 
 /** An earlier version's name, tagged by its settings (`beach.q70.jpg`; a web set's `beach.auto.zip`). */
 export function versionDownloadName(job: Pick<Job, "filename" | "format" | "settings" | "keptOriginal" | "webSet">) {
-  const name = versionName(job.filename, job.settings, job.keptOriginal ? "jpeg" : job.format);
+  const name = versionName(job.filename, job.settings, resultFormat(job));
   return job.webSet ? name.replace(/\.[^.]+$/, ".zip") : name;
 }

@@ -9,7 +9,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import { isPremium } from "../../../../../contract/accounts.ts";
-import { type Job, sizeReduction } from "../../../../../contract/jobs.ts";
+import { type Job, resultFormat, sizeReduction } from "../../../../../contract/jobs.ts";
 import { codecLabel } from "../../../../../contract/codec-labels.ts";
 import { shownScore } from "../../../../../contract/score-words.ts";
 import {
@@ -32,6 +32,9 @@ import {
   TARGET_SCORE_RANGE,
 } from "../../../../../contract/settings.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { SplitDivider } from "../../../components/ui/split-divider.tsx";
+import { ResizeFields } from "../../../components/resize-fields.tsx";
+import { planResize } from "../../../../../codecs/image/resize.ts";
 import { TONE_TEXT } from "../../../components/score-word.tsx";
 import { cn } from "../../../lib/cn.ts";
 import { formatBytes } from "../../../../../contract/format-bytes.ts";
@@ -49,8 +52,11 @@ const SELECT =
   "h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
 const CHROMA_LABELS = { "4:4:4": "4:4:4", "4:2:2": "4:2:2", "4:2:0": "4:2:0" } as const;
 
+/** The preview's settings: the job's, with one output format (it shows one encode). */
+type PreviewSettings = CompressSettings & { format: OutputFormat };
+
 /** The settings as the server takes them: an encoder that fits the format, and a target only on Premium. */
-export function sendable(settings: CompressSettings, premium: boolean): RecompressSettings {
+export function sendable(settings: PreviewSettings, premium: boolean): RecompressSettings & { format: OutputFormat } {
   return {
     ...settings,
     encoder: fittingEncoder(settings.format, settings.encoder),
@@ -72,11 +78,13 @@ export function LivePreviewPanel(
   const [engine] = useState(() => new PreviewEngine(fetchOriginal(job.id)));
   useEffect(() => () => engine.close(), [engine]);
   const state = useSyncExternalStore(engine.subscribe, () => engine.snapshot);
-  const [settings, setSettings] = useState<CompressSettings>(() => ({
+  // One format at a time: a job on format=auto previews the format it was written in.
+  const [settings, setSettings] = useState<PreviewSettings>(() => ({
     ...job.settings,
+    format: resultFormat(job),
     target: premium ? job.settings.target : null,
   }));
-  const update = (patch: Partial<CompressSettings>) => setSettings((s) => ({ ...s, ...patch }));
+  const update = (patch: Partial<PreviewSettings>) => setSettings((s) => ({ ...s, ...patch }));
   const effective = sendable(settings, premium);
 
   // The view: its width follows the panel; its centre is in the image's pixels (starts at the middle).
@@ -91,10 +99,25 @@ export function LivePreviewPanel(
   }, []);
   const [centre, setCentre] = useState<{ x: number; y: number } | null>(null);
   const ready = state.status === "ready";
-  const viewHeight = Math.min(VIEW_HEIGHT, state.height || VIEW_HEIGHT);
-  const c = centre ?? { x: state.width / 2, y: state.height / 2 };
-  const left = Math.round(Math.max(0, Math.min(state.width - viewWidth, c.x - viewWidth / 2)));
-  const top = Math.round(Math.max(0, Math.min(state.height - viewHeight, c.y - viewHeight / 2)));
+  // The view is of the photo as the settings make it: resized when they resize (as the job's original is).
+  const plan = ready ? planResize(state.width, state.height, effective) : null;
+  const imageWidth = plan?.width ?? state.width, imageHeight = plan?.height ?? state.height;
+  const viewHeight = Math.min(VIEW_HEIGHT, imageHeight || VIEW_HEIGHT);
+  const c = centre ?? { x: imageWidth / 2, y: imageHeight / 2 };
+  const left = Math.round(Math.max(0, Math.min(imageWidth - viewWidth, c.x - viewWidth / 2)));
+  const top = Math.round(Math.max(0, Math.min(imageHeight - viewHeight, c.y - viewHeight / 2)));
+  const [split, setSplit] = useState(50);
+
+  // The original's region, painted as it arrived beside the encode (raw pixels: no re-encode of the original).
+  const originalRef = useRef<HTMLCanvasElement>(null);
+  const crop = state.crop;
+  useLayoutEffect(() => {
+    const canvas = originalRef.current;
+    if (!canvas || !crop) return;
+    canvas.width = crop.region.width;
+    canvas.height = crop.region.height;
+    canvas.getContext("2d")?.putImageData(new ImageData(crop.original, crop.region.width, crop.region.height), 0, 0);
+  }, [crop]);
   const region = { x: left, y: top, width: viewWidth + SLACK, height: viewHeight + SLACK };
 
   // A target's crop shows what the full-size search chose, once it is known for these settings.
@@ -119,6 +142,7 @@ export function LivePreviewPanel(
 
   const drag = useRef<{ x: number; y: number; centre: { x: number; y: number } } | null>(null);
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if ((e.target as HTMLElement).closest("[data-no-pan]")) return; // the divider
     e.currentTarget.setPointerCapture(e.pointerId);
     drag.current = { x: e.clientX, y: e.clientY, centre: { x: left + viewWidth / 2, y: top + viewHeight / 2 } };
   };
@@ -159,7 +183,9 @@ export function LivePreviewPanel(
         {onClose && <Button size="sm" variant="ghost" onClick={onClose}>Close</Button>}
       </div>
       <p className="text-xs text-slate-500">
-        Encoded in your browser at 1:1 (drag to move): nothing is sent to the server until you apply.
+        The original on the left, these settings on the right of the divider, encoded in your browser at 1:1 of the
+        {plan ? ` resized photo (${imageWidth}×${imageHeight})` : " photo"}; drag the photo to move. Nothing is sent to
+        the server until you apply.
       </p>
       <div
         ref={viewRef}
@@ -171,20 +197,44 @@ export function LivePreviewPanel(
         onPointerCancel={onPointerUp}
         data-testid="live-preview-view"
       >
-        {state.crop && (
-          <img
-            src={state.crop.url}
-            alt={`${job.filename} with these settings, at 1:1`}
-            draggable={false}
-            className="absolute max-w-none select-none"
-            style={{
-              left: state.crop.region.x - left,
-              top: state.crop.region.y - top,
-              width: state.crop.region.width,
-              height: state.crop.region.height,
-            }}
-            data-testid="live-preview-crop"
-          />
+        {crop && (
+          <>
+            <canvas
+              ref={originalRef}
+              role="img"
+              aria-label={`${job.filename}, the original${plan ? " resized" : ""}, at 1:1`}
+              className="absolute max-w-none select-none"
+              style={{
+                left: crop.region.x - left,
+                top: crop.region.y - top,
+                width: crop.region.width,
+                height: crop.region.height,
+              }}
+              data-testid="live-preview-original"
+            />
+            <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
+              <img
+                src={crop.url}
+                alt={`${job.filename} with these settings, at 1:1`}
+                draggable={false}
+                className="absolute max-w-none select-none"
+                style={{
+                  left: crop.region.x - left,
+                  top: crop.region.y - top,
+                  width: crop.region.width,
+                  height: crop.region.height,
+                }}
+                data-testid="live-preview-crop"
+              />
+            </div>
+            <span className="pointer-events-none absolute left-2 top-2 rounded bg-slate-900/70 px-1.5 py-0.5 text-xs text-white">
+              Original
+            </span>
+            <span className="pointer-events-none absolute right-2 top-2 rounded bg-slate-900/70 px-1.5 py-0.5 text-xs text-white">
+              {FORMATS[settings.format].label}
+            </span>
+            <SplitDivider split={split} onSplit={setSplit} frame={() => viewRef.current?.getBoundingClientRect()} />
+          </>
         )}
         {state.status === "loading" && (
           <p className="absolute inset-0 grid place-items-center text-sm text-slate-600">Loading the original…</p>
@@ -284,6 +334,7 @@ export function LivePreviewPanel(
             <label htmlFor={`${ids}-progressive`} className="text-sm font-medium text-slate-700">Progressive</label>
           </div>
         </div>
+        <ResizeFields value={settings} onChange={update} compact />
         <TargetChoice
           name={`${ids}-target`}
           target={effective.target}

@@ -54,14 +54,18 @@ async function drain(): Promise<void> {
           const crop = await s.crop(request.settings, request.region, request.chosen);
           const { x, y, width, height } = crop;
           const bytes = crop.bytes.slice().buffer;
+          const original = crop.original.data.buffer as ArrayBuffer;
           reply({
             type: "crop",
             gen: request.gen,
             bytes,
             mimeType: crop.mimeType,
             region: { x, y, width, height },
+            original,
+            imageWidth: crop.imageWidth,
+            imageHeight: crop.imageHeight,
             ms: crop.encodeMs,
-          }, [bytes]);
+          }, [bytes, original]);
         } else {
           const { gen } = request;
           const prediction = await s.full(request.settings, (size) => reply({ type: "size", gen, size }));

@@ -10,6 +10,11 @@ import type { Chosen, CropRequest, FullPrediction, WorkerReply, WorkerRequest } 
 export interface CropView {
   url: string;
   region: CropRequest;
+  /** The original's same region as RGBA pixels, painted beside the encode in the split view. */
+  original: Uint8ClampedArray<ArrayBuffer>;
+  /** The size of the image the region is from: the resized size when the settings resize. */
+  imageWidth: number;
+  imageHeight: number;
   /** From the request to the image in hand (encode and messaging), ms. */
   ms: number;
   gen: number;
@@ -172,7 +177,17 @@ export class PreviewEngine {
     if (this.state.crop && this.state.crop.gen > reply.gen) return;
     if (this.state.crop) URL.revokeObjectURL(this.state.crop.url);
     const url = URL.createObjectURL(new Blob([reply.bytes], { type: reply.mimeType }));
-    this.set({ crop: { url, region: reply.region, ms: performance.now() - sent, gen: reply.gen } });
+    this.set({
+      crop: {
+        url,
+        region: reply.region,
+        original: new Uint8ClampedArray(reply.original),
+        imageWidth: reply.imageWidth,
+        imageHeight: reply.imageHeight,
+        ms: performance.now() - sent,
+        gen: reply.gen,
+      },
+    });
   }
 
   private onFull(reply: WorkerReply): void {

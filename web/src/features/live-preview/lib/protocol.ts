@@ -24,6 +24,11 @@ export type WorkerReply =
     bytes: ArrayBuffer;
     mimeType: string;
     region: CropRequest;
+    /** The original's same region, RGBA (region.width × region.height), resized as the settings ask. */
+    original: ArrayBuffer;
+    /** The size of the image the region is cut from (the resized size when the settings resize). */
+    imageWidth: number;
+    imageHeight: number;
     ms: number;
   }
   | { type: "size"; gen: number; size: number }

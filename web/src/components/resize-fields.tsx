@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { type Fit, FITS, RESIZE_RANGE } from "../../../../../contract/settings.ts";
+import { type Fit, FITS, RESIZE_RANGE } from "../../../contract/settings.ts";
 
 const INPUT =
   "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-600";
