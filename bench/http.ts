@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { ENCODERS } from "../contract/settings.ts";
+import { DEFAULT_SET_WIDTHS } from "../contract/web-sets.ts";
 import { API_KEYS_PATHS, type CreatedApiKey } from "../contract/api-keys.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
@@ -211,6 +212,32 @@ export async function bigUploadMemory(corpus: CorpusImage[], workers: number) {
       await peakRssOf(server.pid),
       `MB (${workers} workers, both encoders; target <= 1200)`,
     );
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * A batch of 20 web sets (the default 4 widths × AVIF + JPEG, auto) on a fresh server with `workers`
+ * workers: its peak RSS (issue 30's target: ≤ 1,200 MB), photos of 4-16 MP from the run's corpus.
+ */
+export async function webSetBatchMemory(corpus: CorpusImage[], workers: number) {
+  const photos = corpus.filter((i) => i.megapixels >= 4 && i.megapixels <= 16);
+  if (photos.length === 0) return figure("web_set_batch_sets", 0, "(no 4-16 MP photo in the corpus run)");
+  const images = Array.from({ length: 20 }, (_, i) => photos[i % photos.length]!);
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const client = await premiumClient(server, "bench-sets");
+    const t = performance.now();
+    const ids = await uploadAll(server, client, images, { widths: DEFAULT_SET_WIDTHS.join(","), formats: "avif,jpeg" });
+    const jobs = await waitAllSettled(client, ids);
+    const megapixels = images.reduce((n, i) => n + i.megapixels, 0);
+    figure(
+      "web_set_batch_sets",
+      `${jobs.filter((j) => j.status === "completed").length}/${images.length}`,
+      `completed (${megapixels.toFixed(0)} MP, ${((performance.now() - t) / 1000).toFixed(0)} s)`,
+    );
+    figure("web_set_batch_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1200)`);
   } finally {
     await server.stop();
   }

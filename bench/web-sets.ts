@@ -1,8 +1,8 @@
 /**
  * Web sets (issue 30, item 5): one 10-16 MP photo's default set (4 widths × AVIF + JPEG, auto) against the
  * fixed JPEG path on the same photo, in this process on one thread, with every file's score; and with
- * `--batch`, the server's peak RSS through a batch of 20 sets on 2 workers. Runs alone with
- * `deno run -A bench/web-sets.ts [--batch]`.
+ * `--batch`, a fresh server's peak RSS through a batch of 20 sets on 2 workers (bench/http.ts
+ * `webSetBatchMemory`). Runs alone with `deno run -A bench/web-sets.ts [--batch]`.
  */
 import { compressImage } from "../codecs/pipeline/compress.ts";
 import { compressJob } from "../codecs/pipeline/web-set.ts";
@@ -46,5 +46,11 @@ export async function webSetBench(corpus: CorpusImage[]) {
 
 if (import.meta.main) {
   const { loadCorpus } = await import("./corpus.ts");
-  await webSetBench(await loadCorpus());
+  const corpus = await loadCorpus();
+  if (Deno.args.includes("--batch")) {
+    const { webSetBatchMemory } = await import("./http.ts");
+    await webSetBatchMemory(corpus, 2);
+  } else {
+    await webSetBench(corpus);
+  }
 }
