@@ -15,6 +15,11 @@ export interface EncodeContext {
   grayscale: boolean;
   /** Encoding for a score goal: an encoder may prefer other tables there (MozJPEG does). */
   scoreGoal: boolean;
+  /**
+   * The pixels of the image the output is for, when a smaller one (a mosaic, the live preview's crop) stands
+   * for it: an encoder whose effort depends on the size (AVIF's speed) encodes it as it would the whole.
+   */
+  imagePixels?: number;
 }
 
 export interface Codec {

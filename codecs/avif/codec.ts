@@ -26,7 +26,8 @@ export const avif: Codec = {
         `${pixels.width}×${pixels.height}: choose JPEG, or resize it`;
       return Promise.reject(new CodecError("unsupported_format", message));
     }
-    return encodeAvifPixels(pixels, avifOptions(settings, quality, context.grayscale));
+    const size = context.imagePixels ?? pixels.width * pixels.height;
+    return encodeAvifPixels(pixels, avifOptions(settings, quality, context.grayscale, size));
   },
   carryMetadata: addAvifMetadata,
   decode: decodeAvifPixels,

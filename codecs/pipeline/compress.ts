@@ -321,7 +321,7 @@ export async function encodeOutput(
     if (!plans.has(carries)) plans.set(carries, planMetadata(info, settings.stripMetadata, carries));
     return plans.get(carries)!;
   };
-  const context = { grayscale, scoreGoal: goal !== null };
+  const context = { grayscale, scoreGoal: goal !== null, imagePixels: toEncode.width * toEncode.height };
 
   const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
     signal.throwIfAborted();

@@ -135,6 +135,7 @@ export class PreviewSession {
     const bytes = await codec.encode(prepared, settings, quality, {
       grayscale: this.grayscale,
       scoreGoal: settings.target !== null && settings.target.kind !== "size",
+      imagePixels: image.width * image.height,
     });
     return {
       bytes,
