@@ -52,9 +52,12 @@ export const ENV_KEY = "SQUEEZE_API_KEY";
 export const ENV_URL = "SQUEEZE_API_URL";
 
 export const USAGE = `Usage: squeeze compress PATH... --out DIR [options]
+       squeeze restore FILE.jxl... --out DIR
 
 Compresses JPEG files through the SqueezeJPEG API. PATH is a file or a folder
 (searched recursively for .jpg/.jpeg); the results keep their layout under DIR.
+restore gives back the original JPEG of each .jxl made from a JPEG (by us, with
+--format jxl, or by libjxl's cjxl), byte for byte, as NAME.jpg under DIR.
 
 Options:
   --out DIR           where the results go (required unless --in-place)
@@ -68,6 +71,7 @@ Options:
   --fit F             ${FITS.join(" | ")}: within the box (default), or filling it with a centred crop
   --widths W,W,...    a web set of these widths (e.g. ${DEFAULT_SET_WIDTHS.join(",")}; Premium): a folder per
                       photo with its files, picture.html and manifest.json
+  --archive           with --format jxl: each upload itself as JPEG XL, untouched (restorable)
   --formats F,F,...   a set's formats or those --format auto may choose, of ${OUTPUT_FORMATS.join(", ")} (default ${
   DEFAULT_SET_FORMATS.join(",")
 })
@@ -107,6 +111,10 @@ export interface CompressOptions {
   /** A web set: the answer is its ZIP, unpacked into a folder beside where the result would go. */
   widths?: number[];
   formats?: OutputFormat[];
+  /** With format jxl: the upload itself, losslessly. */
+  archive?: boolean;
+  /** `restore`: .jxl files in, their JPEGs out (no settings). */
+  restore?: boolean;
   json: boolean;
   concurrency: number;
   /** Seconds without a byte either way before a file is given up. */
@@ -117,6 +125,21 @@ export interface CompressOptions {
 }
 
 export type Command = { kind: "help" } | { kind: "compress"; options: CompressOptions };
+
+/** The settings flags: `restore` takes none of them. */
+const SETTING_FLAGS = [
+  "in-place",
+  "quality",
+  "target",
+  "format",
+  "encoder",
+  "max-width",
+  "max-height",
+  "fit",
+  "widths",
+  "formats",
+  "archive",
+] as const;
 
 const FLAGS = {
   out: { type: "string" },
@@ -130,6 +153,7 @@ const FLAGS = {
   fit: { type: "string" },
   widths: { type: "string" },
   formats: { type: "string" },
+  archive: { type: "boolean" },
   json: { type: "boolean" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
@@ -150,12 +174,17 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
     if (values.help) return { kind: "help" };
-    throw new UsageError("Missing the command: compress");
+    throw new UsageError("Missing the command: compress or restore");
   }
   const [command, ...paths] = positionals;
   if (command === "help") return { kind: "help" };
-  if (command !== "compress") throw new UsageError(`Unknown command '${command}' (the command is: compress)`);
-  if (paths.length === 0) throw new UsageError("Give at least one file or folder to compress");
+  if (command !== "compress" && command !== "restore") {
+    throw new UsageError(`Unknown command '${command}' (the commands are: compress, restore)`);
+  }
+  const restore = command === "restore";
+  if (paths.length === 0) throw new UsageError(`Give at least one file or folder to ${command}`);
+  const given = SETTING_FLAGS.find((flag) => values[flag] !== undefined);
+  if (restore && given) throw new UsageError(`restore gives back the original JPEG: --${given} does not apply`);
 
   const inPlace = values["in-place"] ?? false;
   const out = values.out ?? null;
@@ -193,6 +222,10 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (formats && !widths && format !== AUTO_FORMAT) {
     throw new UsageError("--formats are a web set's (give its --widths) or those --format auto may choose");
   }
+  const archive = values.archive ?? false;
+  if (archive && format !== "jxl") {
+    throw new UsageError("--archive keeps each upload itself as JPEG XL: add --format jxl");
+  }
   if (format === AUTO_FORMAT && target?.startsWith("size:")) {
     throw new UsageError(
       "--format auto chooses the smallest file at a score: use --target auto or score:S, not a size",
@@ -228,6 +261,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       fit,
       widths,
       formats,
+      ...(archive ? { archive } : {}),
+      ...(restore ? { restore } : {}),
       json: values.json ?? false,
       concurrency,
       timeout,
@@ -303,7 +338,7 @@ function parseUrl(text: string): string {
 export function settingsQuery(
   o: Pick<
     CompressOptions,
-    "quality" | "target" | "format" | "encoder" | "maxWidth" | "maxHeight" | "fit" | "widths" | "formats"
+    "quality" | "target" | "format" | "encoder" | "maxWidth" | "maxHeight" | "fit" | "widths" | "formats" | "archive"
   >,
 ): URLSearchParams {
   const q = new URLSearchParams();
@@ -316,5 +351,6 @@ export function settingsQuery(
   if (o.fit !== undefined) q.set("fit", o.fit);
   if (o.widths !== undefined) q.set("widths", o.widths.join(","));
   if (o.formats !== undefined) q.set("formats", o.formats.join(","));
+  if (o.archive) q.set("archive", "true");
   return q;
 }

@@ -88,6 +88,8 @@ export interface CompressClient {
   /** The server's base URL without a trailing slash. */
   url: string;
   key: string;
+  /** The API path (default V1.compress; V1.restore for `restore`). */
+  endpoint?: string;
   query: URLSearchParams;
   retry?: Partial<RetryPolicy>;
   /** An attempt is given up when no bytes move for this long (default DEFAULT_TIMEOUT_SECONDS). */
@@ -97,9 +99,9 @@ export interface CompressClient {
 }
 
 /** The endpoint for `client`'s settings. */
-export function compressUrl(client: Pick<CompressClient, "url" | "query">): string {
+export function compressUrl(client: Pick<CompressClient, "url" | "query" | "endpoint">): string {
   const query = client.query.toString();
-  return `${client.url}${V1.compress}${query ? `?${query}` : ""}`;
+  return `${client.url}${client.endpoint ?? V1.compress}${query ? `?${query}` : ""}`;
 }
 
 /** The first characters of a key, enough to tell which one it was, never the secret. */

@@ -7,7 +7,7 @@
  */
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { unzipSync } from "fflate";
-import { V1_HEADERS } from "../contract/api-keys.ts";
+import { V1, V1_HEADERS } from "../contract/api-keys.ts";
 import type { FormatChoice, OutputFormat } from "../contract/settings.ts";
 import { type CompressOptions, settingsQuery } from "./args.ts";
 import {
@@ -52,7 +52,8 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
   const client: CompressClient = {
     url: options.url,
     key: options.key,
-    query: settingsQuery(options),
+    endpoint: options.restore ? V1.restore : V1.compress,
+    query: options.restore ? new URLSearchParams() : settingsQuery(options),
     retry: io.retry,
     timeoutSeconds: options.timeout,
     signal,
@@ -98,7 +99,7 @@ export async function runCompress(options: CompressOptions, io: CommandIO): Prom
 /** Sends one file and writes its result once verified; resolves to its line's data. */
 async function compressOne(
   file: PlannedFile,
-  run: { format?: FormatChoice; formats?: OutputFormat[]; inPlace: boolean; widths?: number[] },
+  run: { format?: FormatChoice; formats?: OutputFormat[]; inPlace: boolean; widths?: number[]; restore?: boolean },
   client: CompressClient,
 ): Promise<FileResult> {
   // Before the server sees (and counts) the file: a result that cannot be written would be paid for and lost.

@@ -91,7 +91,7 @@ export interface ExpectedResult {
  */
 export function expectedResult(
   headers: Headers,
-  asked: { format?: FormatChoice; formats?: OutputFormat[]; widths?: number[] },
+  asked: { format?: FormatChoice; formats?: OutputFormat[]; widths?: number[]; restore?: boolean },
 ): ExpectedResult {
   const mediaType = (headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
   const set = asked.widths !== undefined;
@@ -105,8 +105,11 @@ export function expectedResult(
     const wanted = set ? SET_RESULT.name : askedFormats(asked).map((f) => RESULT_TYPES[f].name).join(" or ");
     throw new UnverifiedAnswerError(`is ${mediaType}, not the ${wanted} asked for`);
   }
-  const jobId = headers.get(V1_HEADERS.jobId)?.trim();
-  if (!jobId) throw new UnverifiedAnswerError(`has no ${V1_HEADERS.jobId} header: it is not the SqueezeJPEG API's`);
+  // A restore is no job: its answer is the JPEG alone.
+  const jobId = asked.restore ? "" : headers.get(V1_HEADERS.jobId)?.trim();
+  if (jobId === undefined || (!asked.restore && !jobId)) {
+    throw new UnverifiedAnswerError(`has no ${V1_HEADERS.jobId} header: it is not the SqueezeJPEG API's`);
+  }
   const sizeText = headers.get(V1_HEADERS.compressedSize)?.trim() ?? "";
   if (!/^\d+$/.test(sizeText)) {
     throw new UnverifiedAnswerError(

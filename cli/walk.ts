@@ -25,6 +25,8 @@ export interface PlanRequest {
   inPlace: boolean;
   format?: FormatChoice;
   formats?: OutputFormat[];
+  /** `restore`: the inputs are .jxl files and each answer is a JPEG. */
+  restore?: boolean;
 }
 
 /**
@@ -34,6 +36,9 @@ export interface PlanRequest {
 export function answerFormats(req: { format?: FormatChoice; formats?: OutputFormat[] }): OutputFormat[] {
   return [...new Set<OutputFormat>([...askedFormats(req), "jpeg"])];
 }
+
+/** .jxl, in any case: what `restore` takes. */
+export const isJxlName = (name: string): boolean => /\.jxl$/i.test(name);
 
 /** The formats asked for: the one given (JPEG, the server's default, when none), or on auto the allowed ones. */
 export const askedFormats = (req: { format?: FormatChoice; formats?: OutputFormat[] }): OutputFormat[] =>
@@ -80,25 +85,27 @@ export async function planFiles(req: PlanRequest): Promise<PlannedFile[]> {
             "Choose another --out, or pass --in-place to replace them on purpose",
         );
       }
-      await walkFolder(path, "", outReal, found);
+      await walkFolder(path, "", outReal, found, req.restore ? isJxlName : isJpegName);
     }
   }
 
   // The same file named twice (or directly and through its folder) is compressed once.
   const seen = new Set<string>();
   const inputs = found.filter((f) => !seen.has(f.real) && seen.add(f.real));
-  if (inputs.length === 0) throw new CliError(`No .jpg or .jpeg files in ${req.paths.join(", ")}`);
+  if (inputs.length === 0) {
+    throw new CliError(`No ${req.restore ? ".jxl" : ".jpg or .jpeg"} files in ${req.paths.join(", ")}`);
+  }
 
   // --in-place writes JPEG only (args.ts): the answer, or the original kept, replaces the input.
   if (req.inPlace) return inputs.map((f) => ({ input: f.input, output: f.input, outputs: {}, size: f.size }));
 
   const byOutput = new Map<string, Found>();
   const planned: PlannedFile[] = [];
-  const formats = answerFormats(req);
+  const formats = req.restore ? ["jpeg" as const] : answerFormats(req);
   for (const f of inputs) {
     const outputs: Partial<Record<OutputFormat, string>> = {};
     for (const format of formats) {
-      const rel = outputName(f.rel, format);
+      const rel = req.restore ? f.rel.replace(/\.jxl$/i, "") + ".jpg" : outputName(f.rel, format);
       const output = join(req.out!, rel);
       const target = join(outReal!, rel);
       const existing = await Deno.realPath(output).catch(() => target);
@@ -120,7 +127,13 @@ export async function planFiles(req: PlanRequest): Promise<PlannedFile[]> {
 }
 
 /** Appends the JPEGs under `root/rel` in name order; skips the --out folder and symlinked folders (no loops). */
-async function walkFolder(root: string, rel: string, outReal: string | null, found: Found[]): Promise<void> {
+async function walkFolder(
+  root: string,
+  rel: string,
+  outReal: string | null,
+  found: Found[],
+  wanted: (name: string) => boolean = isJpegName,
+): Promise<void> {
   const dir = join(root, rel);
   const entries: Deno.DirEntry[] = [];
   for await (const entry of Deno.readDir(dir)) entries.push(entry);
@@ -130,10 +143,10 @@ async function walkFolder(root: string, rel: string, outReal: string | null, fou
     const path = join(root, childRel);
     if (entry.isDirectory) {
       if (outReal !== null && await Deno.realPath(path) === outReal) continue; // results already written there
-      await walkFolder(root, childRel, outReal, found);
+      await walkFolder(root, childRel, outReal, found, wanted);
       continue;
     }
-    if (!isJpegName(entry.name)) continue;
+    if (!wanted(entry.name)) continue;
     // A symlink counts when it leads to a file; its target's real path is what is compared.
     const info = await Deno.stat(path).catch(() => null);
     if (!info?.isFile) continue;

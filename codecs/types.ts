@@ -54,6 +54,8 @@ export interface CompressResult {
   /** A small upright JPEG for lists (short side 128-255 px, or the image itself if smaller). */
   thumbnail: Uint8Array;
   timings: CompressTimings;
+  /** A lossless container's (JPEG XL's) held file size: the JPEG it gives back byte for byte. */
+  heldSize?: number;
   /** format=auto's choice (absent when the format was set or the original was kept). */
   formatChoice?: FormatChoiceReport | null;
   /** A web set's files (settings.widths), widest first; `bytes` is then empty (the server packs the files). */

@@ -37,7 +37,9 @@ export const METRIC_WASM = new URL("./quality/ssimulacra2.wasm", import.meta.url
 export const METRIC_WASM_PORTABLE = new URL("./quality/ssimulacra2-fma-emulated.wasm", import.meta.url);
 /** jpegli's encoder, built by scripts/build-jpegli-wasm.sh from the pinned sources (codecs/jpegli/). */
 export const JPEGLI_WASM = new URL("./jpegli/jpegli.wasm", import.meta.url);
-const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM];
+/** libjxl's lossless JPEG ⇄ JPEG XL transcoder, built by scripts/build-jxl-wasm.sh (codecs/jxl/). */
+export const JXL_WASM = new URL("./jxl/jxl.wasm", import.meta.url);
+const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM, JXL_WASM];
 
 /** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
 const ownCompiled = new Map<string, WebAssembly.Module>();

@@ -82,6 +82,8 @@ export interface ApiKeyList {
 /** The `/api/v1` paths (relative to the server's origin). */
 export const V1 = {
   compress: "/api/v1/compress",
+  /** A `.jxl` made from a JPEG in, that JPEG out, byte for byte (issue 32). */
+  restore: "/api/v1/restore",
   job: (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`,
   result: (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}/result`,
   openapi: "/api/v1/openapi.json",

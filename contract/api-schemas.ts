@@ -73,6 +73,9 @@ export const jobSchema = z.object({
   scorePending: z.boolean().describe("Completed, its score still being measured (it arrives in scores)"),
   metadata: metadataReportSchema.nullable(),
   webSet: webSetSchema.nullable().describe("A web set's files; its result is their ZIP. Null for one output"),
+  heldSize: z.number().int().nullable().describe(
+    "JPEG XL: the size of the JPEG it holds and gives back byte for byte (POST /api/v1/restore). Null otherwise",
+  ),
   formatChoice: formatChoiceSchema.nullable().describe(
     "format=auto: the format written and the best other allowed one's bytes (measured, or predicted). Null otherwise",
   ),

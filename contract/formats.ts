@@ -28,6 +28,12 @@ export interface FormatFacts {
   alpha: boolean;
   /** The source's metadata the output carries (`FormatMetadata`). */
   metadata: FormatMetadata;
+  /**
+   * A lossless container of another format's output (JPEG XL of a JPEG, issue 32): its encoders and settings
+   * are that format's, and the file it holds comes back byte for byte. (A string here: typing it by the manifest's
+   * own keys would make the manifest's type circular; `losslessOf()` reads it typed.)
+   */
+  losslessOf?: string;
 }
 
 export const FORMATS = {
@@ -58,6 +64,16 @@ export const FORMATS = {
     alpha: true,
     metadata: "icc-exif",
   },
+  jxl: {
+    label: "JPEG XL",
+    mimeType: "image/jxl",
+    extension: "jxl",
+    encoders: ["mozjpeg", "jpegli"],
+    settings: ["encoder", "mode", "progressive", "mozjpeg", "optimizeForWeb", "chromaSubsampling"],
+    alpha: false,
+    metadata: "all",
+    losslessOf: "jpeg",
+  },
 } as const satisfies Record<string, FormatFacts>;
 
 export type OutputFormat = keyof typeof FORMATS;
@@ -72,6 +88,13 @@ export const ENCODERS = FORMATS.jpeg.encoders;
 export type Encoder = (typeof ENCODERS)[number];
 
 export const formatFacts = (format: OutputFormat): FormatFacts => FORMATS[format];
+
+/** The format whose output `format` holds losslessly (JPEG XL: JPEG), or null for a format of its own. */
+export const losslessOf = (format: OutputFormat): OutputFormat | null =>
+  (FORMATS[format] as FormatFacts).losslessOf as OutputFormat | undefined ?? null;
+
+/** The format the encoders write for `format`: its own, or the one it holds losslessly. */
+export const encodedFormat = (format: OutputFormat): OutputFormat => losslessOf(format) ?? format;
 
 /**
  * The `format` setting: an output format, or `auto` (issue 30, item 4): the smallest file among the
@@ -145,7 +168,10 @@ export const fittingEncoder = (format: FormatChoice, encoder: Encoder): Encoder 
 
 /** The error for an encoder that does not fit its format, e.g. "jpegli encodes JPEG only; use …". */
 export function encoderFormatError(format: OutputFormat, encoder: Encoder): string {
-  const writes = OUTPUT_FORMATS.filter((f) => (FORMATS[f].encoders as readonly string[]).includes(encoder));
+  // A lossless container (JPEG XL) holds another format's encode: the encoder writes that one.
+  const writes = OUTPUT_FORMATS.filter((f) =>
+    !losslessOf(f) && (FORMATS[f].encoders as readonly string[]).includes(encoder)
+  );
   return `${encoder} encodes ${writes.map((f) => FORMATS[f].label).join(" and ")} only; use encoder=${
     ENCODERS[0]
   } with format=${format}`;

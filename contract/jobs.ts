@@ -72,6 +72,8 @@ export interface Job {
   webSet: WebSet | null;
   /** format=auto's choice: the format written and the best other one's bytes. Null when the format was set. */
   formatChoice: FormatChoiceReport | null;
+  /** JPEG XL: the size of the JPEG it holds (and gives back byte for byte). Null for other formats. */
+  heldSize: number | null;
   createdAt: string;
   completedAt: string | null;
   /** When the bytes are deleted from memory (null until completed). */

@@ -111,6 +111,7 @@ const compressSettingsFields = z.object({
   fit: oneOf("fit", FITS),
   widths: setWidthsSchema.nullable(),
   formats: setFormatsSchema,
+  archive: flag("archive"),
 });
 
 /** How a batch is scheduled (the spec's batchProcessing): what reaches the scheduler, never a codec. */
@@ -137,6 +138,27 @@ function autoFormatNeedsScore(settings: { format: FormatChoice; target: Target |
   }
 }
 
+/** format=auto compares lossy encodes at a score: JPEG XL (a JPEG, losslessly) is a set's format, not its choice. */
+export const AUTO_FORMAT_JXL_ERROR = "format=auto chooses among avif, webp and jpeg: leave jxl out of formats";
+/** A set's JPEG XL files are its JPEGs, losslessly: the JPEGs are the `<img>` every browser shows. */
+export const SET_JXL_ERROR = "a web set with jxl needs jpeg too: its JPEGs are the <img> every browser shows";
+/** archive keeps the upload itself, as JPEG XL: nothing else can hold it unchanged. */
+export const ARCHIVE_ERROR = "archive=true keeps the upload itself as JPEG XL: use format=jxl (and no widths)";
+function losslessRules(
+  settings: { format: FormatChoice; formats: OutputFormat[]; archive: boolean; widths: number[] | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (settings.format === AUTO_FORMAT && !settings.widths && settings.formats.includes("jxl")) {
+    ctx.addIssue({ code: "custom", path: ["formats"], message: AUTO_FORMAT_JXL_ERROR });
+  }
+  if (settings.widths && settings.formats.includes("jxl") && !settings.formats.includes("jpeg")) {
+    ctx.addIssue({ code: "custom", path: ["formats"], message: SET_JXL_ERROR });
+  }
+  if (settings.archive && (settings.format !== "jxl" || settings.widths)) {
+    ctx.addIssue({ code: "custom", path: ["archive"], message: ARCHIVE_ERROR });
+  }
+}
+
 /** How one image is compressed (the codecs' part of `SavedSettings`). */
 export type CompressSettings = z.infer<typeof compressSettingsFields>;
 /** The compression part's schema, for documents generated from it (the OpenAPI description of a Job). */
@@ -158,6 +180,7 @@ export const DEFAULT_SETTINGS: CompressSettings = {
   fit: "inside",
   widths: null,
   formats: [...DEFAULT_SET_FORMATS],
+  archive: false,
 };
 
 /**
@@ -169,6 +192,7 @@ export const savedSettingsSchema = compressSettingsFields.extend(batchOptionsFie
   (settings, ctx) => {
     encoderFitsFormat(settings, ctx);
     autoFormatNeedsScore(settings, ctx);
+    losslessRules(settings, ctx);
   },
 );
 export type SavedSettings = z.infer<typeof savedSettingsSchema>;
@@ -188,7 +212,7 @@ export const DEFAULT_SAVED_SETTINGS: SavedSettings = {
 export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   quality: "The encoder's quality setting. A target, when given, chooses it instead.",
   format:
-    "The output format. WebP output carries no metadata at all; AVIF carries the colour profile and EXIF. auto: the smallest file among formats at the score target (auto when none).",
+    "The output format. WebP output carries no metadata at all; AVIF carries the colour profile and EXIF; jxl is the JPEG these settings make, losslessly in JPEG XL (about 20% smaller, the same pixels, restorable). auto: the smallest file among formats at the score target (auto when none).",
   encoder: "The JPEG encoder. jpegli encodes JPEG only: with format=webp, leave encoder at mozjpeg.",
   mode: "speed encodes fastest; quality searches hardest for smaller files. Applies to MozJPEG, WebP and AVIF.",
   progressive: "A progressive JPEG, which loads in passes from coarse to sharp.",
@@ -205,7 +229,9 @@ export const SETTING_DESCRIPTIONS: Record<keyof SavedSettings, string> = {
   widths:
     "Premium: a web set of these widths (e.g. 640,1280,1920,2560; none wider than the photo), as a ZIP with picture.html and manifest.json.",
   formats:
-    "A web set's formats (e.g. avif,jpeg), every file at the target (auto: SSIMULACRA 2 ≥ 80); with format=auto, the formats it may choose.",
+    "A web set's formats (e.g. avif,jpeg), every file at the target (auto: SSIMULACRA 2 ≥ 80); with format=auto, the formats it may choose. jxl in a set is each width's JPEG, losslessly.",
+  archive:
+    "With format=jxl: the uploaded file itself as JPEG XL, untouched and restorable byte for byte (no re-encode, no metadata change).",
   priority: "Order among this account's own jobs.",
   maxConcurrent: "Premium: how many of this account's jobs run at once.",
   pauseOnError: "Pause the batch when a job fails (one image per request: no effect).",

@@ -9,8 +9,11 @@ import { FORMATS, type OutputFormat } from "./formats.ts";
 export const DEFAULT_SET_WIDTHS = [640, 1280, 1920, 2560] as const;
 export const DEFAULT_SET_FORMATS: readonly OutputFormat[] = ["avif", "jpeg"];
 export const MAX_SET_WIDTHS = 8;
-/** `<source>` order: the smallest formats first; the browser takes the first it supports. The JPEG is the `<img>`. */
-export const PICTURE_ORDER: readonly OutputFormat[] = ["avif", "webp", "jpeg"];
+/**
+ * `<source>` order: the smallest formats first; the browser takes the first it supports. JPEG XL leads (it is
+ * each width's JPEG, losslessly: the same pixels, smaller); the JPEG is the `<img>`.
+ */
+export const PICTURE_ORDER: readonly OutputFormat[] = ["jxl", "avif", "webp", "jpeg"];
 export const DEFAULT_SIZES = "100vw";
 /** The viewport widths the page-weight lines assume (CSS px × device pixel ratio, rounded to a common phone and desktop). */
 export const PHONE_WIDTH = 640;
@@ -88,11 +91,12 @@ export const manifestJson = (set: WebSet) => JSON.stringify({ name: set.name, fi
 
 /**
  * What a browser of `viewportWidth` device pixels loads from the set with `sizes="100vw"`: the narrowest
- * width that covers it (else the widest), in the first format of `<picture>` order (browsers that take the
- * set support AVIF today; a JPEG-only set loads its JPEG).
+ * width that covers it (else the widest), in the first format of `<picture>` order that every current browser
+ * takes (AVIF today; a JPEG-only set loads its JPEG). JPEG XL is not counted: not every browser shows it yet.
  */
 export function loadedFile(set: WebSet, viewportWidth: number): SetFile {
-  const format = pictureFormats(set)[0]!;
+  const formats = pictureFormats(set);
+  const format = formats.find((f) => f !== "jxl") ?? formats[0]!;
   const files = set.files.filter((f) => f.format === format).sort((a, b) => a.width - b.width);
   return files.find((f) => f.width >= viewportWidth) ?? files[files.length - 1]!;
 }

@@ -80,6 +80,8 @@ export const jobs = sqliteTable("jobs", {
   webSetJson: text("web_set_json"),
   /** format=auto's report (contract/formats.ts `FormatChoiceReport`, JSON); null when the format was set. */
   formatChoiceJson: text("format_choice_json"),
+  /** A lossless container's (JPEG XL's) held JPEG size: "JPEG 412 KB → JPEG XL 338 KB"; null otherwise. */
+  heldSize: integer("held_size"),
   /** Whether this job still holds a unit of the daily quota (false once refunded). */
   charged: integer("charged", { mode: "boolean" }).notNull().default(false),
   /** The UTC day (YYYY-MM-DD) whose quota it was charged to. */

@@ -3,6 +3,7 @@ import type { ApiKeyRow, UserRow } from "../db/schema.ts";
 import type { LoginThrottle } from "./services/login-throttle.ts";
 import type { RegistrationLimit } from "./services/registration-limit.ts";
 import type { CompressionService } from "./services/compression/compression-service.ts";
+import type { Restorer } from "./services/restore.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import type { AdPlacement } from "../contract/ads.ts";
 import type { StoreKind } from "../contract/storage.ts";
@@ -20,6 +21,8 @@ export interface AppDeps {
   /** Sign-ups per address (REGISTRATIONS_PER_HOUR), counted in `db`. */
   registrations: RegistrationLimit;
   compression: CompressionService;
+  /** Rebuilds a JPEG from a JPEG XL file (the codec pool); absent: restore answers 503. */
+  restorer?: Restorer;
   /** Stripe, or local test billing when no Stripe keys are set. */
   billing: BillingProvider;
   /** The AdSense account (ADSENSE_CLIENT, ADSENSE_SLOTS); absent = house ads. */

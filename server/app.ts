@@ -16,6 +16,7 @@ import { pollBudget } from "./middleware/poll-budget.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { loadSession } from "./middleware/session.ts";
+import { restoreRoutes } from "./routes/restore.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { accountStateRoutes } from "./routes/account-state.ts";
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", compressRoutes);
   api.route("/", apiKeyRoutes);
   api.route("/", jobRoutes);
+  api.route("/", restoreRoutes);
   api.route("/", batchRoutes);
   api.route("/", accountStateRoutes);
   api.route("/", billingRoutes);

@@ -119,6 +119,7 @@ async function main() {
     throttle: new LoginThrottle(database.db),
     registrations: new RegistrationLimit(database.db, env.REGISTRATIONS_PER_HOUR, HOUR_MS),
     compression,
+    restorer: compressor.restore ? { restore: (jxl) => compressor.restore!(jxl) } : undefined,
     billing: createBilling(env),
     adsense: env.ADSENSE_CLIENT ? { client: env.ADSENSE_CLIENT, slots: parseAdSlots(env.ADSENSE_SLOTS) } : undefined,
     webDist: WEB_DIST,

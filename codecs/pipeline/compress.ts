@@ -4,7 +4,15 @@
  * measure → never bigger. Steps take the AbortSignal first.
  */
 import type { CompressSettings } from "../../contract/settings.ts";
-import { AUTO_FORMAT, type FormatChoiceReport, type FormatMetadata } from "../../contract/formats.ts";
+import {
+  AUTO_FORMAT,
+  type FormatChoiceReport,
+  type FormatMetadata,
+  losslessOf,
+  type OutputFormat,
+} from "../../contract/formats.ts";
+import { archiveOriginal, inLosslessFormat } from "./lossless.ts";
+import { jxlToJpeg } from "../jxl/lossless.ts";
 import type { Codec } from "../codec.ts";
 import { CodecError, tooManyPixels } from "../errors.ts";
 import { inspectJpeg, type JpegInfo, refuseImpossibleSize } from "../container/inspect.ts";
@@ -104,6 +112,21 @@ export async function compressImage(
   input: CompressInput,
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
+  const { settings } = input;
+  const holds = settings.format === AUTO_FORMAT ? null : losslessOf(settings.format);
+  if (!holds) return await compressPixels(signal, input, onProgress);
+  // JPEG XL (issue 32): the upload itself, or the JPEG these settings make, transcoded losslessly.
+  if (settings.archive) return await archiveOriginal(signal, input, onProgress);
+  const held = await compressPixels(signal, { ...input, settings: { ...settings, format: holds } }, onProgress);
+  return inLosslessFormat(held, settings.format as OutputFormat);
+}
+
+/** One job's output from the pixels: decode, resize, encode or search, never bigger, measure. */
+async function compressPixels(
+  signal: AbortSignal,
+  input: CompressInput,
+  onProgress: ProgressCallback,
+): Promise<CompressResult> {
   const started = performance.now();
   const timings = newTimings(1);
   const { bytes, settings } = input;
@@ -184,8 +207,10 @@ export async function compressImage(
 export async function scoreImage(
   signal: AbortSignal,
   original: Uint8Array,
-  output: Uint8Array,
+  stored: Uint8Array,
 ): Promise<QualityReport> {
+  // A JPEG XL result holds a JPEG: its pixels are that JPEG's.
+  const output = sniffFormat(stored) === "jxl" ? jxlToJpeg(stored) : stored;
   const result = await decoderFor(output).decode(output);
   signal.throwIfAborted();
   const upright = await decodeUpright(original, inspectJpeg(original));

@@ -6,7 +6,8 @@
  * manifest.json (contract/web-sets.ts).
  */
 import type { CompressSettings, Target } from "../../contract/settings.ts";
-import { fittingEncoder, FORMATS } from "../../contract/formats.ts";
+import { fittingEncoder, FORMATS, losslessOf, type OutputFormat } from "../../contract/formats.ts";
+import { jpegToJxl } from "../jxl/lossless.ts";
 import { setWidths } from "../../contract/web-sets.ts";
 import { planMetadata } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
@@ -53,12 +54,23 @@ export async function compressSet(
       const planes = measurePlanes(image);
       timings.measureMs += performance.now() - t;
       try {
+        // A lossless container (JPEG XL) holds this width's JPEG: encoded once, whether or not JPEG is listed.
+        const held = new Map<OutputFormat, { bytes: Uint8Array; encoder: SetOutput["encoder"]; score: number }>();
         for (const format of settings.formats) {
           const done = files.length;
+          const holds = losslessOf(format);
+          const from = held.get(holds ?? format);
+          if (from) {
+            const t = performance.now();
+            const bytes = holds ? jpegToJxl(from.bytes) : from.bytes;
+            timings.encodeMs += performance.now() - t;
+            files.push({ ...from, format, width: image.width, height: image.height, bytes });
+            continue;
+          }
           const output: CompressSettings = {
             ...settings,
-            format,
-            encoder: fittingEncoder(format, settings.encoder),
+            format: holds ?? format,
+            encoder: fittingEncoder(holds ?? format, settings.encoder),
             target: settings.target ?? AUTO,
             maxWidth: null,
             maxHeight: null,
@@ -78,14 +90,10 @@ export async function compressSet(
             timings.measureMs += performance.now() - tm;
           }
           if (!lowest || chosen.report.ssimulacra2 < lowest.ssimulacra2) lowest = chosen.report;
-          files.push({
-            format,
-            encoder: chosen.codec.id,
-            width: image.width,
-            height: image.height,
-            bytes: chosen.bytes,
-            score: chosen.report.ssimulacra2,
-          });
+          const file = { encoder: chosen.codec.id, bytes: chosen.bytes, score: chosen.report.ssimulacra2 };
+          held.set(chosen.codec.format, file);
+          const bytes = holds ? jpegToJxl(chosen.bytes) : chosen.bytes;
+          files.push({ ...file, format, width: image.width, height: image.height, bytes });
         }
       } finally {
         planes.pyramid.free();

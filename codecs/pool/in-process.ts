@@ -9,12 +9,14 @@ import type { CompressSettings } from "../../contract/settings.ts";
 import { CodecError } from "../errors.ts";
 import { scoreImage } from "../pipeline/compress.ts";
 import { compressJob } from "../pipeline/web-set.ts";
+import { jxlToJpeg } from "../jxl/lossless.ts";
 import { type CompressResult, type ImageInput, inputBytes, type QualityReport } from "../types.ts";
 import type { CompressOptions, ScoreOptions } from "./pool.ts";
 
 export interface InProcessCodec {
   compress(bytes: ImageInput, settings: CompressSettings, options?: CompressOptions): Promise<CompressResult>;
   score(original: ImageInput, output: ImageInput, options?: ScoreOptions): Promise<QualityReport>;
+  restore(jxl: ImageInput, options?: ScoreOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export function createInProcessCodec({ jobTimeoutMs }: { jobTimeoutMs: number })
         options.signal,
         async (signal) => scoreImage(signal, await inputBytes(original), await inputBytes(output)),
       ),
+    restore: (jxl, options = {}) => serial(options.signal, async () => jxlToJpeg(await inputBytes(jxl))),
     async close() {
       closed = true;
       await tail;

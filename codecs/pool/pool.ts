@@ -17,7 +17,11 @@ import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 export interface CodecPoolOptions {
   /** Number of workers (DESIGN: `WORKERS`, default the CPU count). */
   size: number;
-  /** Per-job limit from start to finish; the worker is replaced when exceeded. */
+  /**
+   * Per-job limit, from the moment its worker takes the job to its answer; the worker is replaced when
+   * exceeded. A worker still starting (the host compiling the codecs, a new thread building its runtime,
+   * slow on a busy machine: the workers run at a lower priority) is not the job's time.
+   */
   jobTimeoutMs: number;
   /** Jobs waiting for a worker; one more is refused with `queue_full`. */
   maxQueue: number;
@@ -86,6 +90,8 @@ export interface CodecPool {
    * `original`. Both buffers are moved into the pool, as with `compress`.
    */
   score(original: ImageInput, output: ImageInput, options?: ScoreOptions): Promise<QualityReport>;
+  /** The JPEG a JPEG XL file holds, byte for byte; the input is moved into the pool. */
+  restore(jxl: ImageInput, options?: ScoreOptions): Promise<Uint8Array>;
   stats(): PoolStats;
   /** Stops accepting jobs, lets queued and running ones finish, then ends the workers. */
   close(): Promise<void>;
@@ -96,8 +102,10 @@ interface Job {
   priority: number;
   task: WorkerTask;
   options: { signal?: AbortSignal; onProgress?: ProgressCallback };
-  resolve: (result: CompressResult | QualityReport) => void;
+  resolve: (result: CompressResult | QualityReport | Uint8Array) => void;
   reject: (error: Error) => void;
+  /** Starts the job's timeout, once its worker has taken it (its `started` message). */
+  startClock: () => void;
   cleanup: () => void;
 }
 
@@ -157,7 +165,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   };
 
   /** `heapBytes`: what the worker's codec heaps hold after the job, when it reported them. */
-  const finish = (slot: Slot, outcome: CompressResult | QualityReport | Error, heapBytes = 0) => {
+  const finish = (slot: Slot, outcome: CompressResult | QualityReport | Uint8Array | Error, heapBytes = 0) => {
     const job = slot.job;
     if (!job) return;
     slot.job = null;
@@ -172,9 +180,11 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   const onMessage = (slot: Slot, message: FromWorker) => {
     const job = slot.job;
     if (!job || message.id !== job.id) return;
-    if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
+    if (message.type === "started") job.startClock();
+    else if (message.type === "progress") job.options.onProgress?.(message.stage, message.percent);
     else if (message.type === "result") finish(slot, message.result, message.heapBytes);
     else if (message.type === "scored") finish(slot, message.report, message.heapBytes);
+    else if (message.type === "restored") finish(slot, message.jpeg, message.heapBytes);
     else if (message.recycle) {
       replace(slot);
       finish(slot, fromCodecErrorData(message.error));
@@ -193,13 +203,16 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
 
   const start = (slot: Slot, job: Job) => {
     slot.job = job;
-    const timer = setTimeout(() => {
-      replace(slot);
-      finish(
-        slot,
-        new CodecError("timeout", `The image took longer than ${formatSeconds(options.jobTimeoutMs)} to process`),
-      );
-    }, options.jobTimeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    job.startClock = () => {
+      timer ??= setTimeout(() => {
+        replace(slot);
+        finish(
+          slot,
+          new CodecError("timeout", `The image took longer than ${formatSeconds(options.jobTimeoutMs)} to process`),
+        );
+      }, options.jobTimeoutMs);
+    };
     const onAbort = () => {
       replace(slot);
       finish(slot, abortedError());
@@ -211,7 +224,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     };
     job.options.onProgress?.("inspect", 1);
     const message: ToWorker = { ...job.task, id: job.id };
-    const inputs = job.task.type === "compress" ? [job.task.bytes] : [job.task.original, job.task.output];
+    const inputs = job.task.type === "score" ? [job.task.original, job.task.output] : [job.task.bytes];
     const buffers = inputs.filter((b) => b instanceof Uint8Array).map((b) => b.buffer as ArrayBuffer);
     slot.worker.postMessage(message, [...new Set(buffers)]);
   };
@@ -224,7 +237,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   };
 
   /** Queues one task; the promise settles with the worker's answer. */
-  const submit = <T extends CompressResult | QualityReport>(
+  const submit = <T extends CompressResult | QualityReport | Uint8Array>(
     task: WorkerTask,
     priority: number,
     jobOptions: Job["options"],
@@ -243,6 +256,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
         options: jobOptions,
         resolve: (result) => resolve(result as T),
         reject,
+        startClock: () => {},
         cleanup: () => {},
       };
       const signal = jobOptions.signal;
@@ -284,6 +298,9 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       };
       // deno-lint-ignore no-explicit-any -- one body for both overloads
       return submit<CompressResult>(task, compressOptions.priority ?? 0, compressOptions) as any;
+    },
+    restore(jxl, restoreOptions = {}) {
+      return submit<Uint8Array>({ type: "restore", bytes: own(jxl) }, restoreOptions.priority ?? 0, restoreOptions);
     },
     score(original, output, scoreOptions = {}) {
       const task: WorkerTask = { type: "score", original: own(original), output: own(output) };

@@ -8,15 +8,23 @@ import type { CompiledModules } from "../wasm.ts";
 export type WorkerTask =
   | { type: "compress"; bytes: ImageInput; settings: CompressSettings; maxPixels: number; deferScore: boolean }
   /** A deferred score: the output measured against its original. */
-  | { type: "score"; original: ImageInput; output: ImageInput };
+  | { type: "score"; original: ImageInput; output: ImageInput }
+  /** A JPEG XL file's JPEG, byte for byte (issue 32). */
+  | { type: "restore"; bytes: ImageInput };
 
 export type ToWorker = WorkerTask & { id: number };
 
 export type FromWorker =
+  /**
+   * The worker has taken the task: it is up (runtime built, modules loaded) and runs it now. The pool's
+   * job timeout counts from here, so a worker still starting is not charged to the job it was given.
+   */
+  | { type: "started"; id: number }
   | { type: "progress"; id: number; stage: CompressStage; percent: number }
   /** `heapBytes`: what the worker's codec heaps hold now (they never shrink). */
   | { type: "result"; id: number; result: CompressResult; heapBytes: number }
   | { type: "scored"; id: number; report: QualityReport; heapBytes: number }
+  | { type: "restored"; id: number; jpeg: Uint8Array; heapBytes: number }
   /** `recycle`: the WASM instance may be inconsistent after this error; replace the worker. */
   | { type: "error"; id: number; error: CodecErrorData; recycle: boolean; heapBytes: number };
 

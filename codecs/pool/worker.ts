@@ -7,6 +7,7 @@
 import { toCodecErrorData } from "../errors.ts";
 import { scoreImage } from "../pipeline/compress.ts";
 import { compressJob } from "../pipeline/web-set.ts";
+import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
@@ -21,11 +22,17 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
   port.onmessage = async (event: MessageEvent<ToWorker>) => {
     const message = event.data;
     const { id } = message;
+    post({ type: "started", id });
     // The pool aborts by terminating this worker.
     const signal = new AbortController().signal;
     // Header checks run before any WASM call: a failure there leaves the worker as it was.
     let wasmUsed = message.type === "score";
     try {
+      if (message.type === "restore") {
+        wasmUsed = true;
+        const jpeg = jxlToJpeg(await inputBytes(message.bytes));
+        return post({ type: "restored", id, jpeg, heapBytes: wasmHeapBytes() }, [jpeg.buffer]);
+      }
       if (message.type === "score") {
         const [original, output] = await Promise.all([inputBytes(message.original), inputBytes(message.output)]);
         const report = await scoreImage(signal, original, output);

@@ -11,6 +11,7 @@ import { jobFailure, parseV1Query, queryParams } from "../services/developer-api
 import { openApiDocument } from "../services/openapi.ts";
 import { fileResponse } from "./jobs.ts";
 import { readImageBody } from "./read-image-body.ts";
+import { restore } from "./restore.ts";
 
 /** The headers a finished job's answer carries (contract V1_HEADERS). */
 function jobHeaders(job: Job, used: number): Record<string, string> {
@@ -83,7 +84,9 @@ export function v1Routes(rateLimit: TokenBucketOptions, lookupLimits?: KeyLookup
     .get("/openapi.json", (c) => c.json(openApiDocument()))
     .use("/compress", auth)
     .use("/jobs/*", auth)
+    .use("/restore", auth)
     .post("/compress", compress)
+    .post("/restore", restore)
     .get("/jobs/:id", async (c) => c.json(await c.var.deps.compression.job(currentUser(c).id, c.req.param("id"))))
     .get("/jobs/:id/result", async (c) => {
       const id = c.req.param("id");

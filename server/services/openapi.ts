@@ -267,6 +267,30 @@ function buildDocument(): Json {
           },
         },
       },
+      [V1.restore]: {
+        post: {
+          summary: "A JPEG XL file made from a JPEG in, that JPEG out, byte for byte",
+          description:
+            "Takes any .jxl holding JPEG reconstruction data (format=jxl, archive=true, or libjxl's cjxl). " +
+            "Not a compression: no quota, no job.",
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: { "image/jxl": { schema: { type: "string", format: "binary" } } } },
+          responses: {
+            "200": {
+              description: "The original JPEG",
+              headers: {
+                [V1_HEADERS.originalSize]: integerHeader("The .jxl's size in bytes"),
+                [V1_HEADERS.compressedSize]: integerHeader("The JPEG's size in bytes"),
+              },
+              content: { "image/jpeg": { schema: { type: "string", format: "binary" } } },
+            },
+            ...KEY_ERRORS,
+            "413": error("Larger than the plan's per-file limit"),
+            "415": error("Not a JPEG XL file, or one without JPEG reconstruction data (made from pixels)"),
+            "422": error("A damaged or truncated JPEG XL file"),
+          },
+        },
+      },
       [V1.openapi]: {
         get: { summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
       },

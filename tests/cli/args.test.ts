@@ -88,6 +88,11 @@ Deno.test("args: settings are checked against the contract's names and ranges", 
   refused([...base, "--format", "png"], /--format must be one of jpeg, webp/);
   refused([...base, "--format", "auto", "--target", "size:200"], /--format auto chooses the smallest file at a score/);
   refused(["compress", "photos", "--in-place", "--format", "auto"], /--in-place .* cannot write another format/);
+  refused([...base, "--archive"], /--archive keeps each upload itself as JPEG XL: add --format jxl/);
+  assert.equal(options([...base, "--format", "jxl", "--archive"]).archive, true);
+  refused(["restore", "a.jxl", "--out", "o", "--quality", "80"], /restore gives back the original JPEG: --quality/);
+  refused(["restore", "a.jxl", "--in-place"], /restore gives back the original JPEG: --in-place/);
+  refused(["restore", "a.jxl"], /--out DIR is required/);
   refused([...base, "--encoder", "libjpeg"], /--encoder must be one of mozjpeg, jpegli/);
   refused([...base, "--format", "webp", "--encoder", "jpegli"], /jpegli encodes JPEG only; use --encoder mozjpeg/);
   refused([...base, "--concurrency", "0"], /--concurrency must be a whole number from 1 to 8/);

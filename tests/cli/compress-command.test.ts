@@ -216,8 +216,8 @@ Deno.test("compress: --format auto names each result by the format that came (a 
     0,
     ...new TextEncoder().encode("WEBPVP8 "),
   ]);
-  const api = startFakeApi((req, i) =>
-    i === 0 || req.bytes.length === 1001
+  const api = startFakeApi((req) =>
+    req.bytes.length === 1001
       ? compressed(webp, req.bytes.length, { "Content-Type": "image/webp" })
       : compressed(req.bytes, req.bytes.length)
   );
@@ -231,6 +231,36 @@ Deno.test("compress: --format auto names each result by the format that came (a 
       assert.ok(api.requests.every((q) => q.query.get("format") === "auto" && q.query.get("formats") === "webp,jpeg"));
       assert.deepEqual(await filesUnder(out), ["even/deep/p0.jpg", "odd/p1.webp"]);
       assert.deepEqual(await Deno.readFile(join(out, "odd/p1.webp")), webp);
+    });
+  } finally {
+    await api.close();
+  }
+});
+
+Deno.test("restore: each .jxl goes to /api/v1/restore and its JPEG is written as NAME.jpg under --out", async () => {
+  const api = startFakeApi((req) => {
+    const jpeg = fakeJpeg(req.bytes.length * 2);
+    return new Response(jpeg, {
+      headers: {
+        "Content-Type": "image/jpeg",
+        [V1_HEADERS.originalSize]: String(req.bytes.length),
+        [V1_HEADERS.compressedSize]: String(jpeg.length),
+      },
+    });
+  });
+  try {
+    await withDir(async (dir) => {
+      await Deno.mkdir(join(dir, "in", "old"), { recursive: true });
+      await Deno.writeFile(join(dir, "in", "a.jxl"), new Uint8Array([0xff, 0x0a, 1, 2, 3]));
+      await Deno.writeFile(join(dir, "in", "old", "b.JXL"), new Uint8Array([0xff, 0x0a, 1, 2, 3, 4]));
+      await Deno.writeFile(join(dir, "in", "skip.jpg"), fakeJpeg(40));
+      const out = join(dir, "out");
+      const r = await run(["restore", join(dir, "in"), "--out", out, "--url", api.url]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(api.requests.map((q) => q.path).sort(), ["/api/v1/restore", "/api/v1/restore"]);
+      assert.ok(api.requests.every((q) => [...q.query.keys()].length === 0), "no settings");
+      assert.deepEqual(await filesUnder(out), ["a.jpg", "old/b.jpg"]);
+      assert.equal((await Deno.readFile(join(out, "a.jpg"))).length, 10);
     });
   } finally {
     await api.close();

@@ -35,7 +35,9 @@ export function startFakeApi(answer: Answer): FakeApi {
       closing: closing.signal,
     };
     requests.push(seen);
-    if (seen.path !== V1.compress) return Response.json({ error: "No such route" }, { status: 404 });
+    if (seen.path !== V1.compress && seen.path !== V1.restore) {
+      return Response.json({ error: "No such route" }, { status: 404 });
+    }
     return await answer(seen, requests.length - 1);
   });
   return {

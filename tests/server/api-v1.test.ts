@@ -458,7 +458,7 @@ Deno.test("settings come from the query string by the web form's rules: 400 nami
     ["quality=0", /^quality must be a whole number from 1 to 100$/],
     ["quality=abc", /^quality must be a whole number from 1 to 100$/],
     ["quality=", /^quality must be a whole number from 1 to 100$/],
-    ["format=gif", /^format must be one of jpeg, webp, avif, auto$/],
+    ["format=gif", /^format must be one of jpeg, webp, avif, jxl, auto$/],
     ["progressive=yes", /^progressive must be "true" or "false"$/],
     ["format=webp&encoder=jpegli", new RegExp(`^encoder: ${ENCODER_FORMAT_ERROR}$`)],
     ["qualty=50", /^Unknown query parameter 'qualty'; the settings are quality, format, .*, and async$/],

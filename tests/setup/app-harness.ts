@@ -76,6 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     registrations: new RegistrationLimit(database.db, registrationsPerHour ?? 1000),
     pollBudget: { burst: 1e9, perSecond: 1e9 },
     compression,
+    restorer: compressor.restore ? { restore: (jxl) => compressor.restore!(jxl) } : undefined,
     billing: new LocalTestBilling(),
     storeKind: byteStore.kind,
     trustedOrigins: [],

@@ -65,6 +65,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     metadataJson: null,
     webSetJson: null,
     formatChoiceJson: null,
+    heldSize: null,
     charged: true,
     quotaDay: o.quotaDay,
     sourceJobId: null,

@@ -334,6 +334,7 @@ export class Admission {
       metadataJson: null,
       webSetJson: null,
       formatChoiceJson: null,
+      heldSize: null,
       charged: "refused" in entry ? false : entry.charged,
       quotaDay: day,
       sourceJobId: "refused" in entry ? null : entry.sourceJobId ?? null,

@@ -46,9 +46,12 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
         thumbnail: r.thumbnail,
         set: r.set,
         formatChoice: r.formatChoice ?? null,
+        heldSize: r.heldSize ?? null,
       };
     },
     score: (original, output, call) => pool.score(original, output, { signal: call.signal }),
+    // Restores wait behind the queued jobs at a higher priority than none: a download, not a compression.
+    restore: (jxl) => pool.restore(jxl, { priority: 1 }),
     close: () => pool.close(),
   };
 }

@@ -27,6 +27,8 @@ export interface CompressOutcome {
   set?: SetOutput[];
   /** format=auto's choice (null when the format was set or the original kept). */
   formatChoice?: FormatChoiceReport | null;
+  /** JPEG XL: the size of the JPEG it holds. */
+  heldSize?: number | null;
 }
 
 export interface CompressCall {
@@ -47,6 +49,8 @@ export interface Compressor {
   jobMemory?(pixels: number, bytes: number, formats: readonly OutputFormat[]): number;
   /** Compresses `bytes` (a buffer is taken over; a Blob is read by the worker). */
   compress(bytes: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
+  /** The JPEG a JPEG XL file holds, byte for byte (issue 32); absent where no codec runs. */
+  restore?(jxl: Uint8Array): Promise<Uint8Array>;
   /** Measures a result against its original (buffers are taken over, as with `compress`). */
   score(original: ImageInput, output: ImageInput, call: { signal: AbortSignal }): Promise<QualityScores>;
   close(): Promise<void>;

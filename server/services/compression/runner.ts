@@ -101,6 +101,7 @@ export class Runner {
         metadataJson: JSON.stringify(outcome.metadata),
         webSetJson: packed && JSON.stringify(packed.webSet),
         formatChoiceJson: outcome.formatChoice ? JSON.stringify(outcome.formatChoice) : null,
+        heldSize: outcome.heldSize ?? null,
       }, this.#c.ttlMs);
       ended = true;
       if (!completed) {

@@ -45,6 +45,7 @@ export function toJob(row: JobRow, settings: SavedSettings, liveProgress?: numbe
     metadata: parse<MetadataReport>(row.metadataJson),
     webSet: parse<WebSet>(row.webSetJson),
     formatChoice: parse<FormatChoiceReport>(row.formatChoiceJson),
+    heldSize: row.heldSize,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,

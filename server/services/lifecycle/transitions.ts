@@ -67,7 +67,7 @@ export type Completion =
     | "scoreDue"
     | "metadataJson"
   >
-  & Partial<Pick<JobRow, "webSetJson" | "formatChoiceJson">>;
+  & Partial<Pick<JobRow, "webSetJson" | "formatChoiceJson" | "heldSize">>;
 
 /** The UTC day a job's unit was charged to (rows from before quota_day fall back to their creation day). */
 const jobDay = sql.raw(`coalesce(jobs.quota_day, strftime('%Y-%m-%d', jobs.created_at / 1000, 'unixepoch'))`);

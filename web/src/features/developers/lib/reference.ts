@@ -111,6 +111,7 @@ const SETTING_VALUES: Record<keyof CompressSettings, string> = {
   fit: FITS.join(" | "),
   widths: `1-${MAX_SET_WIDTHS} widths, e.g. ${DEFAULT_SET_WIDTHS.join(",")}`,
   formats: `${OUTPUT_FORMATS.join(", ")}, comma-separated`,
+  archive: onOff,
 };
 
 function defaultText(value: unknown): string {
