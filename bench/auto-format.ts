@@ -1,7 +1,8 @@
 /**
- * format=auto (issue 30, item 4) on the corpus, at each photo's own size and at 1,280 px wide: the result
- * against JPEG on auto for the same photo (both through the pool, 2 workers, back to back on one lane):
- * bytes, how often it was larger (target: never), which format it chose, and its job time.
+ * Formats against JPEG on auto (issue 30, items 3-4), through the pool (2 workers, one photo's runs back to back
+ * on one lane): at each photo's own size and at 2,560 and 1,280 px wide, format=auto (AVIF or JPEG); at 2,560
+ * and 1,280 px also AVIF and WebP on auto (SSIMULACRA 2 ≥ 80). Bytes as % of JPEG auto's, how often format=auto
+ * was larger (target: never), which format it chose, the lowest score and the job time.
  *
  * `deno task bench auto-format` runs this section alone.
  */
@@ -11,25 +12,31 @@ import type { CorpusImage } from "./corpus.ts";
 import { figure, onLanes } from "./report.ts";
 
 const JPEG_AUTO: CompressSettings = { ...DEFAULT_SETTINGS, target: { kind: "auto" } };
+const AVIF_AUTO: CompressSettings = { ...JPEG_AUTO, format: "avif" };
+const WEBP_AUTO: CompressSettings = { ...JPEG_AUTO, format: "webp" };
 /** The default allowed formats: AVIF and JPEG; no target, so auto's goal (SSIMULACRA 2 ≥ 80). */
 const FORMAT_AUTO: CompressSettings = { ...DEFAULT_SETTINGS, format: "auto", formats: ["avif", "jpeg"], target: null };
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-async function pairs(corpus: CorpusImage[], maxWidth: number | null) {
+type Runs = { jpeg: CompressResult; auto: CompressResult; avif?: CompressResult; webp?: CompressResult };
+
+async function runs(corpus: CorpusImage[], maxWidth: number | null, everyFormat: boolean): Promise<Runs[]> {
   const pool = createCodecPool({ size: 2, jobTimeoutMs: 900_000, maxQueue: 100, maxPixels: 100e6 });
   try {
     const at = (s: CompressSettings) => ({ ...s, maxWidth });
-    return await onLanes(corpus.length, 2, async (i) => ({
-      jpeg: await pool.compress(corpus[i]!.bytes.slice(), at(JPEG_AUTO)),
-      auto: await pool.compress(corpus[i]!.bytes.slice(), at(FORMAT_AUTO)),
-    }));
+    return await onLanes(corpus.length, 2, async (i) => {
+      const run = (s: CompressSettings) => pool.compress(corpus[i]!.bytes.slice(), at(s));
+      const result: Runs = { jpeg: await run(JPEG_AUTO), auto: await run(FORMAT_AUTO) };
+      if (everyFormat) Object.assign(result, { avif: await run(AVIF_AUTO), webp: await run(WEBP_AUTO) });
+      return result;
+    });
   } finally {
     await pool.close();
   }
 }
 
-function report(tag: string, corpus: CorpusImage[], results: { jpeg: CompressResult; auto: CompressResult }[]) {
+function report(tag: string, corpus: CorpusImage[], results: Runs[]) {
   for (const [i, image] of corpus.entries()) {
     const { jpeg, auto } = results[i]!;
     const c = auto.formatChoice;
@@ -59,6 +66,17 @@ function report(tag: string, corpus: CorpusImage[], results: { jpeg: CompressRes
     Math.min(...results.map((r) => r.auto.quality!.ssimulacra2)),
     "(target >= 80)",
   );
+  for (const format of ["avif", "webp"] as const) {
+    const of = results.map((r) => r[format]).filter((r) => r !== undefined);
+    if (of.length === 0) continue;
+    figure(
+      `${format}_auto_bytes_vs_jpeg_auto_${tag}`,
+      (100 * sum(of.map((r) => r.compressedSize))) / sum(results.map((r) => r.jpeg.compressedSize)),
+      `% (scores ${Math.min(...of.map((r) => r.quality!.ssimulacra2)).toFixed(2)}-${
+        Math.max(...of.map((r) => r.quality!.ssimulacra2)).toFixed(2)
+      }${format === "avif" ? "; target <= 70 at 1280" : ""})`,
+    );
+  }
   figure(
     `auto_format_time_vs_jpeg_auto_${tag}`,
     sum(results.map((r) => r.auto.timings.totalMs)) / sum(results.map((r) => r.jpeg.timings.totalMs)),
@@ -67,6 +85,6 @@ function report(tag: string, corpus: CorpusImage[], results: { jpeg: CompressRes
 }
 
 export async function autoFormatBench(corpus: CorpusImage[]): Promise<void> {
-  report("own_size", corpus, await pairs(corpus, null));
-  report("1280", corpus, await pairs(corpus, 1280));
+  report("own_size", corpus, await runs(corpus, null, false));
+  for (const width of [2560, 1280]) report(String(width), corpus, await runs(corpus, width, true));
 }

@@ -242,3 +242,23 @@ export async function webSetBatchMemory(corpus: CorpusImage[], workers: number) 
     await server.stop();
   }
 }
+
+/** A batch of 20 archives (format=jxl&archive=true) on a fresh server with `workers` workers: its peak RSS. */
+export async function archiveBatchMemory(corpus: CorpusImage[], workers: number) {
+  const images = Array.from({ length: 20 }, (_, i) => corpus[i % corpus.length]!);
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const client = await premiumClient(server, "bench-archives");
+    const t = performance.now();
+    const ids = await uploadAll(server, client, images, { format: "jxl", archive: "true" });
+    const jobs = await waitAllSettled(client, ids);
+    figure(
+      "jxl_archive_batch",
+      `${jobs.filter((j) => j.status === "completed").length}/${images.length}`,
+      `completed (${((performance.now() - t) / 1000).toFixed(0)} s)`,
+    );
+    figure("jxl_archive_batch_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1200)`);
+  } finally {
+    await server.stop();
+  }
+}

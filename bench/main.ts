@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
- * `deno task bench quality` (or `avif`, `auto-format`): that section alone; `ratios`: the ratio lines (quality, native, resize, web set).
+ * `deno task bench quality` (or `avif`, `auto-format`, `jxl`): that section alone; `ratios`: the ratio lines (quality, native, resize, web set).
  * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh) instead of the public corpus. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
@@ -13,9 +13,10 @@ import { type CompressSettings, DEFAULT_SETTINGS, MODES } from "../contract/sett
 import { qualityBench } from "./quality.ts";
 import { avifBench } from "./avif.ts";
 import { autoFormatBench } from "./auto-format.ts";
+import { jxlBench } from "./jxl.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
-import { bigUploadMemory, httpThroughput, pollingLatency, webSetBatchMemory } from "./http.ts";
+import { archiveBatchMemory, bigUploadMemory, httpThroughput, pollingLatency, webSetBatchMemory } from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
 import { keyFloodBench } from "./key-flood.ts";
 import { fixedPathVsNative } from "./native.ts";
@@ -82,6 +83,11 @@ if (Deno.args[0] === "avif") {
   await avifBench(corpus);
   Deno.exit(0);
 }
+if (Deno.args[0] === "jxl") {
+  // `deno task bench jxl`: only the JPEG XL figures.
+  await jxlBench(corpus);
+  Deno.exit(0);
+}
 if (Deno.args[0] === "auto-format") {
   // `deno task bench auto-format`: only format=auto against JPEG auto.
   await autoFormatBench(corpus);
@@ -116,6 +122,8 @@ await qualityBench(corpus);
 await avifBench(corpus);
 // format=auto (issue 30): the smaller of AVIF and JPEG at ≥ 80, against JPEG auto, at own size and 1,280 px.
 await autoFormatBench(corpus);
+// JPEG XL, losslessly (issue 32): savings, round trips, time against native cjxl/djxl, memory.
+await jxlBench(corpus);
 figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process timings and target searches)");
 
 // Through the HTTP API, each against a fresh server process with the same pool size.
@@ -126,6 +134,7 @@ await pollingLatency(corpus, WORKERS);
 await bigUploadMemory(corpus, WORKERS);
 // A batch of 20 web sets (issue 30): the server's peak RSS on the same workers.
 await webSetBatchMemory(corpus, WORKERS);
+await archiveBatchMemory(corpus, WORKERS);
 // One job's real peak against its reservation, photos and hostile shapes (issue 29, ADR 027).
 await jobMemoryBench(corpus);
 // Resize against native libvips, and one photo's default web set against its fixed JPEG path (issue 30).
