@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import { jpegResponse } from "./restore.ts";
+import { restoredName } from "../services/restore.ts";
 import type { AppEnv } from "../app-env.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
 import { contentDisposition } from "../services/compression/content-disposition.ts";
@@ -46,6 +48,11 @@ export const jobRoutes = new Hono<AppEnv>()
   })
   .get("/download/:id", async (c) => {
     const file = await c.var.deps.compression.download(currentUser(c).id, c.req.param("id"));
+    // `?as=jpeg`: a JPEG XL result as the JPEG it holds (Compare shows it so: browsers may not show JPEG XL).
+    if (c.req.query("as") === "jpeg" && file.mimeType === "image/jxl") {
+      const jxl = new Uint8Array(await new Response(file.body).arrayBuffer());
+      return await jpegResponse(c, jxl, restoredName(file.name), "inline");
+    }
     return fileResponse(file, "attachment");
   })
   .get("/preview/:id", async (c) => {

@@ -29,10 +29,21 @@ async function readWithin(request: Request, limit: number, tooLarge: () => ApiEr
 }
 
 export async function restore(c: Context<AppEnv>): Promise<Response> {
-  const restorer = c.var.deps.restorer;
-  if (!restorer) throw new ApiError(503, "This server does not restore JPEG XL files");
   const plan = planOf(currentUser(c));
   const jxl = await readWithin(c.req.raw, plan.maxFileBytes, () => fileTooLarge(plan));
+  const name = c.req.query("name") ?? declaredFileName(c.req.header("Content-Disposition") ?? null);
+  return await jpegResponse(c, jxl, restoredName(name), "attachment");
+}
+
+/** The JPEG `jxl` holds, as an answer named `name` (Compare shows a JPEG XL result by it: the same pixels). */
+export async function jpegResponse(
+  c: Context<AppEnv>,
+  jxl: Uint8Array,
+  name: string,
+  disposition: "attachment" | "inline",
+): Promise<Response> {
+  const restorer = c.var.deps.restorer;
+  if (!restorer) throw new ApiError(503, "This server does not restore JPEG XL files");
   let jpeg: Uint8Array;
   try {
     jpeg = await restoreJpeg(restorer, jxl);
@@ -40,7 +51,6 @@ export async function restore(c: Context<AppEnv>): Promise<Response> {
     if (isCodecError(error)) throw new ApiError(HTTP_STATUS_BY_CODE[error.code] as ContentfulStatusCode, error.message);
     throw error;
   }
-  const name = restoredName(c.req.query("name") ?? declaredFileName(c.req.header("Content-Disposition") ?? null));
   return new Response(jpeg as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": "image/jpeg",
@@ -48,7 +58,7 @@ export async function restore(c: Context<AppEnv>): Promise<Response> {
       // As a compression's answer names them (the CLI checks the length it reads against it).
       [V1_HEADERS.originalSize]: String(jxl.length),
       [V1_HEADERS.compressedSize]: String(jpeg.length),
-      "Content-Disposition": contentDisposition(name, "attachment"),
+      "Content-Disposition": contentDisposition(name, disposition),
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     },

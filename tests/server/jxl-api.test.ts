@@ -30,6 +30,12 @@ Deno.test("format=jxl: a JPEG XL job named .jxl holding the JPEG the settings ma
     const jxl = new Uint8Array(await dl.arrayBuffer());
     assert.equal(sniffFormat(jxl), "jxl");
 
+    // Compare's view of it: the JPEG it holds, inline.
+    const shown = await t.request(`/api/download/${job.id}?as=jpeg`, { headers: { Cookie: cookie } });
+    assert.equal(shown.headers.get("content-type"), "image/jpeg");
+    assert.match(shown.headers.get("content-disposition") ?? "", /^inline; filename="shot\.jpg"/);
+    assert.equal(sniffFormat(new Uint8Array(await shown.arrayBuffer())), "jpeg");
+
     // Restore in the web app: the JPEG it holds, named .jpg.
     const back = await t.request("/api/restore?name=shot.jxl", {
       method: "POST",
