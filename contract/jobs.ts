@@ -1,5 +1,5 @@
 /** JSON shapes of the compression API (spec §3 and §7, DESIGN §5). */
-import type { BatchPriority, CodecId, CompressSettings } from "./settings.ts";
+import { type BatchPriority, type CodecId, type CompressSettings, scoreGoalOf } from "./settings.ts";
 import type { WebSet } from "./web-sets.ts";
 import { AUTO_FORMAT, type FormatChoice, type FormatChoiceReport, type OutputFormat } from "./formats.ts";
 import { scoreWordMin, shownScore } from "./score-words.ts";
@@ -167,6 +167,20 @@ export function sizeTargetNote(settings: CompressSettings, scores: QualityScores
   const shown = shownScore(scores.score);
   return `size target reached at a quality score of ${shown.value}, below ${SIZE_TARGET_WARN_BELOW}: ${shown.word}, visibly degraded`;
 }
+
+/**
+ * The job note a score goal earns when no setting reached it (e.g. WebP, which has no full chroma, on sharp colour
+ * detail): the best score reached is what the job delivers.
+ */
+export function goalNote(settings: CompressSettings, scores: QualityScores | null): string | null {
+  const goal = scoreGoalOf(settings);
+  if (goal === null || !scores || scores.ssimulacra2 >= goal - GOAL_ROUNDING) return null;
+  return `no setting reached SSIMULACRA 2 ${goal} on this photo: the best reached ${
+    Math.floor(scores.ssimulacra2 * 10) / 10
+  }`;
+}
+/** Scores are stored as measured; a result a hair under its goal (rounding) passed the search's own check. */
+const GOAL_ROUNDING = 0.05;
 
 /** Scores stored before SSIMULACRA 2 lack `ssimulacra2`: their score stands in for it. */
 export function withSsimulacra2(scores: QualityScores | null): QualityScores | null {

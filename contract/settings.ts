@@ -80,6 +80,18 @@ export const searchesEncoders = (s: { format: FormatChoice; target: Target | nul
   s.format === AUTO_FORMAT ||
   (hasEncoderChoice(s.format) && (s.target?.kind === "auto" || s.target?.kind === "quality"));
 
+/**
+ * "auto": the smallest output whose SSIMULACRA 2 is at least 80, the level the metric's authors describe as not
+ * noticeable side by side at 1:1 (justified in codecs/README.md).
+ */
+export const AUTO_SCORE_THRESHOLD = 80;
+
+/** The score a job's output must reach: its target's, or on format=auto without one auto's; null for none. */
+export function scoreGoalOf(s: { format: FormatChoice; target: Target | null }): number | null {
+  const target = s.target ?? (s.format === AUTO_FORMAT ? { kind: "auto" as const } : null);
+  return target?.kind === "auto" ? AUTO_SCORE_THRESHOLD : target?.kind === "quality" ? target.score : null;
+}
+
 /** A web set's widths (Premium; contract/web-sets.ts): null makes one output, not a set. */
 const widthsMessage =
   `widths must be 1 to ${MAX_SET_WIDTHS} different whole numbers from ${RESIZE_RANGE.min} to ${RESIZE_RANGE.max}`;

@@ -3,7 +3,7 @@
  * thumbnail → encode (once, or a bounded search for a target) → splice metadata →
  * measure → never bigger. Steps take the AbortSignal first.
  */
-import type { CompressSettings } from "../../contract/settings.ts";
+import { type CompressSettings, scoreGoalOf } from "../../contract/settings.ts";
 import {
   AUTO_FORMAT,
   type FormatChoiceReport,
@@ -32,7 +32,7 @@ import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback 
 import { searchEncoders } from "./encoder-search.ts";
 import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
 import { searchQuality } from "./target-search.ts";
-import { agreementMargin, chromaForGoal, scoreGoal, searchSpecFor } from "./targets.ts";
+import { agreementMargin, chromaForGoal, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -144,7 +144,7 @@ async function compressPixels(
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   timings.encodeMs += performance.now() - t;
 
-  const goal = goalOf(settings);
+  const goal = scoreGoalOf(settings);
   const measureNow = goal !== null || !input.deferScore;
   t = performance.now();
   const originalPlanes = measureNow ? measurePlanes(upright) : null;
@@ -299,12 +299,6 @@ export interface EncodedOutput {
   formatChoice: FormatChoiceReport | null;
 }
 
-/** The score a job's output must reach: its target's, or on format=auto without one the auto target's. */
-export const goalOf = (settings: CompressSettings): number | null => {
-  const target = settings.target ?? (settings.format === AUTO_FORMAT ? { kind: "auto" as const } : null);
-  return target && scoreGoal(target);
-};
-
 /** What `encodeOutput` needs besides the image. */
 export interface OutputContext {
   info: JpegInfo;
@@ -331,7 +325,7 @@ export async function encodeOutput(
   const grayscale = info.colorSpace === "grayscale";
   // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format
   // (on format=auto, of every allowed format).
-  const goal = goalOf(settings);
+  const goal = scoreGoalOf(settings);
   const fixedCodec = codecFor(settings);
   const codecs = goal === null ? [fixedCodec] : searchCodecs(settings);
   const encodeSettings = goal === null || !codecs.some((c) => c.capabilities.chromaSubsampling)
@@ -348,10 +342,15 @@ export async function encodeOutput(
   };
   const context = { grayscale, scoreGoal: goal !== null, imagePixels: toEncode.width * toEncode.height };
 
-  const encodeAt = async (codec: Codec, quality: number, measure: boolean): Promise<Encoded> => {
+  const encodeAt = async (
+    codec: Codec,
+    quality: number,
+    measure: boolean,
+    using: CompressSettings = encodeSettings,
+  ): Promise<Encoded> => {
     signal.throwIfAborted();
     let te = performance.now();
-    const encoded = await codec.encode(toEncode, encodeSettings, quality, context);
+    const encoded = await codec.encode(toEncode, using, quality, context);
     const out = codec.carryMetadata(encoded, metadataFor(codec));
     timings.encodeMs += performance.now() - te;
     if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
@@ -363,22 +362,38 @@ export async function encodeOutput(
   };
 
   if (goal !== null) {
-    const result = await searchEncoders(codecs, toEncode, {
-      signal,
-      goal: goal + agreementMargin(grayscale),
-      chroma: encodeSettings.chromaSubsampling,
-      proxyEncode: async (codec, pixels, q) => {
-        const tp = performance.now();
-        const out = await codec.encode(pixels, encodeSettings, q, context);
-        timings.proxyMs += performance.now() - tp;
-        return out;
-      },
-      fullProbe: (codec, q, probes, maxProbes) => {
-        onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
-        return encodeAt(codec, q, true);
-      },
-      timings,
-    });
+    const aim = goal + agreementMargin(grayscale);
+    const search = (using: CompressSettings) =>
+      searchEncoders(codecs, toEncode, {
+        signal,
+        goal: aim,
+        chroma: using.chromaSubsampling,
+        proxyEncode: async (codec, pixels, q) => {
+          const tp = performance.now();
+          const out = await codec.encode(pixels, using, q, context);
+          timings.proxyMs += performance.now() - tp;
+          return out;
+        },
+        fullProbe: (codec, q, probes, maxProbes) => {
+          onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
+          return encodeAt(codec, q, true, using);
+        },
+        timings,
+      });
+    let result = await search(encodeSettings);
+    // Chroma is part of the search: where halved chroma cannot reach the goal at any quality (sharp colour
+    // detail the source keeps at full resolution), full chroma is searched too, and the better result kept.
+    const fullChroma = { ...encodeSettings, chromaSubsampling: "4:4:4" as const };
+    if (
+      result.chosen.score < aim && encodeSettings.chromaSubsampling !== "4:4:4" && !grayscale &&
+      info.chromaSubsampling !== "4:2:0" && codecs.some((c) => c.capabilities.chromaSubsampling)
+    ) {
+      const probes = result.probes, proxyProbes = result.proxyProbes;
+      const full = await search(fullChroma);
+      const passes = full.chosen.score >= aim;
+      if (passes || full.chosen.score > result.chosen.score) result = full;
+      result = { ...result, probes: probes + full.probes, proxyProbes: proxyProbes + full.proxyProbes };
+    }
     timings.probes = result.probes;
     timings.proxyProbes = result.proxyProbes;
     const { chosen, formatChoice } = result;

@@ -3,12 +3,8 @@ import type { ChromaSubsampling, Target } from "../../contract/settings.ts";
 import type { ScoreSearch, SearchSpec } from "./target-search.ts";
 import type { Codec } from "../codec.ts";
 
-/**
- * "auto": the smallest output whose SSIMULACRA 2 is at least 80, the level the
- * metric's authors describe as not noticeable side by side at 1:1 (justified in
- * codecs/README.md).
- */
-export const AUTO_SCORE_THRESHOLD = 80;
+import { AUTO_SCORE_THRESHOLD } from "../../contract/settings.ts";
+export { AUTO_SCORE_THRESHOLD };
 export const MAX_TARGET_ENCODES = 7;
 /** Score goals: at most this many full-size encode + measure probes. */
 export const MAX_SCORE_PROBES = 4;

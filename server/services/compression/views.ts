@@ -3,6 +3,7 @@ import type { FormatChoiceReport } from "../../../contract/formats.ts";
 import {
   type Batch,
   type BatchStatus,
+  goalNote,
   type Job,
   type JobStatus,
   type MetadataReport,
@@ -39,7 +40,7 @@ export function toJob(row: JobRow, settings: SavedSettings, liveProgress?: numbe
     height: row.height,
     errorMessage: row.errorMessage,
     keptOriginal: row.keptOriginal,
-    note: row.keptOriginal ? ALREADY_OPTIMISED : sizeTargetNote(settings, scores),
+    note: row.keptOriginal ? ALREADY_OPTIMISED : sizeTargetNote(settings, scores) ?? goalNote(settings, scores),
     scores,
     scorePending: row.status === "completed" && row.scoreDue && !row.expired,
     metadata: parse<MetadataReport>(row.metadataJson),
