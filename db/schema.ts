@@ -71,6 +71,8 @@ export const jobs = sqliteTable("jobs", {
   width: integer("width"),
   height: integer("height"),
   errorMessage: text("error_message"),
+  /** Why it failed, beside the message: server/domain-error.ts JOB_ERROR_CODES (null before migration 0012). */
+  errorCode: text("error_code"),
   keptOriginal: integer("kept_original", { mode: "boolean" }).notNull().default(false),
   scoresJson: text("scores_json"),
   /** Completed with its score still to measure (a deferred score, DESIGN §4). */

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
-import { ApiError } from "./http-error.ts";
+import { httpErrorOf } from "./http-error.ts";
 import { createLogger } from "./log.ts";
 import {
   BODY_DEADLINES,
@@ -67,7 +67,8 @@ export function bodyDeadlineFor(c: Context<AppEnv>, d: BodyDeadlines): number {
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const deadlines = { ...BODY_DEADLINES, ...deps.bodyDeadlines };
-  if (deps.logRequests) app.use(requestLog());
+  const log = deps.log ?? createLogger("info");
+  if (deps.logRequests) app.use(requestLog(log));
   app.use(securityHeaders({ adsense: Boolean(deps.adsense), hsts: deps.secureCookies }));
   app.use(bodyGuard({
     limitFor: (c) => BODY_LIMITS[c.req.path] ?? JSON_BODY_LIMIT,
@@ -101,19 +102,18 @@ export function createApp(deps: AppDeps) {
   api.all("*", (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
 
-  if (deps.webDist) app.get("*", serveSite(deps.webDist, deps.storeKind));
+  if (deps.webDist) app.get("*", serveSite(deps.webDist, deps.storeKind, log));
   app.notFound((c) => c.json({ error: "Not found" }, 404));
 
-  const log = deps.log ?? createLogger("info");
   app.onError((err, c) => {
     if (err instanceof BodyBrokenOff) {
       // A client that leaves mid-body is not our error: one line to count them by, no stack.
       log.info("request body broken off", { method: c.req.method, path: c.req.path, reason: String(err.reason) });
     }
-    if (err instanceof ApiError) {
-      return c.json({ error: err.message }, err.status, err.headers);
-    }
-    console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, err);
+    // A domain error's code (services), an ApiError (routes, middleware) or a codec's code: its status, once here.
+    const known = httpErrorOf(err);
+    if (known) return c.json({ error: known.message }, known.status, known.headers);
+    log.error("unhandled error", { method: c.req.method, path: c.req.path, error: err });
     return c.json({ error: "Something went wrong on our side; please try again" }, 500);
   });
   return app;

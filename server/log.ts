@@ -5,7 +5,7 @@
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
 
-/** Values written as JSON; an Error as its name and message, a bigint as its digits. */
+/** Values written as JSON; an Error as its name, message, stack and cause, a bigint as its digits. */
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
@@ -38,7 +38,26 @@ export function createLogger(level: LogLevel, write?: (line: string, level: LogL
   return { debug: entry("debug"), info: entry("info"), warn: entry("warn"), error: entry("error") };
 }
 
+/**
+ * The process's logger, for code that is handed none (main, billing, the scheduler's and byte
+ * store's background failures); `setLogLevel` gives it LOG_LEVEL at start (default info).
+ */
+let processLogger = createLogger("info");
+export const log: Logger = {
+  debug: (msg, fields) => processLogger.debug(msg, fields),
+  info: (msg, fields) => processLogger.info(msg, fields),
+  warn: (msg, fields) => processLogger.warn(msg, fields),
+  error: (msg, fields) => processLogger.error(msg, fields),
+};
+
+export function setLogLevel(level: LogLevel): void {
+  processLogger = createLogger(level);
+}
+
 function jsonValue(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (value instanceof Error) {
+    const { name, message, stack, cause } = value;
+    return cause === undefined ? { name, message, stack } : { name, message, stack, cause };
+  }
   return typeof value === "bigint" ? String(value) : value;
 }

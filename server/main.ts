@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createDb } from "../db/client.ts";
 import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
-import { createLogger } from "./log.ts";
+import { log, setLogLevel } from "./log.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
 import { RegistrationLimit } from "./services/registration-limit.ts";
 import { pruneThrottles } from "./services/throttle-retention.ts";
@@ -35,7 +35,7 @@ async function ensureWebBuilt(kind: StoreKind): Promise<void> {
     await Deno.stat(`${WEB_DIST}/index.html`);
     await Deno.stat(`${WEB_DIST}/${storeVariantPath("shell.html", kind)}`);
   } catch {
-    console.log(`web/dist is missing or has no pages for the ${kind} store: building the web app first`);
+    log.info(`web/dist is missing or has no pages for the ${kind} store: building the web app first`);
     const { success } = await new Deno.Command(Deno.execPath(), { args: ["task", "build"] }).spawn().status;
     if (!success) throw new Error("The web build failed");
   }
@@ -47,11 +47,12 @@ async function main() {
     env = parseEnv(Deno.env.toObject());
   } catch (err) {
     if (err instanceof EnvError) {
-      console.error(err.message);
+      log.error("The environment has bad values; not starting", { problems: err.message });
       Deno.exit(1);
     }
     throw err;
   }
+  setLogLevel(env.LOG_LEVEL);
   // Opening contacts nothing yet (see check() below); its kind says which pages the build must hold.
   const store = openStore(env.STORE_URL, env);
   await ensureWebBuilt(store.kind);
@@ -66,17 +67,16 @@ async function main() {
     inProcess,
   });
   await store.check();
-  console.log(`Byte store: ${store.description}`);
+  log.info(`Byte store: ${store.description}`);
   if (env.RESULT_TTL_SECONDS !== DEFAULT_RESULT_TTL_SECONDS) {
     // The pages are prerendered at build time: they can follow the store kind, not this number.
-    console.warn(
+    log.warn(
       `RESULT_TTL_SECONDS=${env.RESULT_TTL_SECONDS}: images are kept ${retentionPhrase(env.RESULT_TTL_SECONDS)}, ` +
         `but the public pages say ${STATED_RETENTION}; update contract/storage.ts`,
     );
   }
   // A file: database is this process's alone; libsql:// and http(s):// may be shared by instances.
   const sharedDatabase = !env.DATABASE_URL.startsWith("file:") && env.DATABASE_URL !== ":memory:";
-  const log = createLogger(env.LOG_LEVEL);
   const compression = new CompressionService({
     db: database.db,
     compressor,
@@ -91,8 +91,10 @@ async function main() {
     resultTtlMs: env.RESULT_TTL_SECONDS * 1000,
   });
   if (workers === 0 && !sharedDatabase) {
-    console.warn("WORKERS=0 on a database no other instance shares: uploads are recorded but no instance runs them");
+    log.warn("WORKERS=0 on a database no other instance shares: uploads are recorded but no instance runs them");
   }
+  // A plain line, the one the log does not write as JSON: tests/server/multi-instance.test.ts and
+  // deploy-like.test.ts read how this instance runs jobs from it.
   console.log(
     workers === 0
       ? "WORKERS=0: serving HTTP only; instances with workers on this database run the jobs"
@@ -101,17 +103,25 @@ async function main() {
       }`,
   );
   const { resumed, failed } = await compression.recoverAfterRestart();
-  if (resumed > 0) console.log(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
-  if (failed > 0) console.log(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);
+  if (resumed > 0) log.info(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
+  if (failed > 0) log.info(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);
   compression.startLeaseTimers();
-  const sweeper = setInterval(() => void compression.sweepExpired().catch(console.error), 15_000);
+  /** A sweep's failure, logged (the sweep runs again at its next tick). */
+  const logged = (sweep: string) => (error: unknown) => log.error(`${sweep} failed`, { error });
+  const sweeper = setInterval(() => void compression.sweepExpired().catch(logged("expiry sweep")), 15_000);
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
-  const straySweeper = setInterval(() => void compression.sweepStrays().catch(console.error), HOUR_MS);
-  const sessionSweeper = setInterval(() => void purgeExpiredSessions(database.db).catch(console.error), 3_600_000);
+  const straySweeper = setInterval(() => void compression.sweepStrays().catch(logged("stray sweep")), HOUR_MS);
+  const sessionSweeper = setInterval(
+    () => void purgeExpiredSessions(database.db).catch(logged("session sweep")),
+    3_600_000,
+  );
   // Revoked API keys' rows, 30 days after their revocation (ADR 028): one DELETE an hour.
-  const revokedKeySweeper = setInterval(() => void pruneRevokedApiKeys(database.db).catch(console.error), HOUR_MS);
+  const revokedKeySweeper = setInterval(
+    () => void pruneRevokedApiKeys(database.db).catch(logged("revoked key sweep")),
+    HOUR_MS,
+  );
   // Every instance sweeps: a DELETE on the indexed time column, cheap when another just did.
-  const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(console.error), 60_000);
+  const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(logged("throttle sweep")), 60_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
   const app = createApp({
@@ -133,14 +143,14 @@ async function main() {
   const server = Deno.serve({
     port: env.PORT,
     hostname: env.HOST,
-    onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}`),
+    onListen: ({ hostname, port }) => log.info(`Listening on http://${hostname}:${port}`),
   }, app.fetch);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining running jobs, then shutting down`);
+    log.info(`${signal}: draining running jobs, then shutting down`);
     clearInterval(sweeper);
     clearInterval(straySweeper);
     clearInterval(sessionSweeper);

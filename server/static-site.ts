@@ -4,6 +4,7 @@ import { extname, join, normalize } from "node:path";
 import { isAppPath } from "../contract/routes.ts";
 import { DEFAULT_STORE_KIND, type StoreKind, storeVariantPath } from "../contract/storage.ts";
 import { SESSION_COOKIE } from "./services/sessions.ts";
+import type { Logger } from "./log.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -60,13 +61,13 @@ async function readPage(dist: string, path: string, kind: StoreKind, acceptEncod
 }
 
 /** A build from before variants would tell visitors what the memory store does: say so at start. */
-function warnIfVariantsMissing(dist: string, kind: StoreKind): void {
+function warnIfVariantsMissing(dist: string, kind: StoreKind, log: Logger): void {
   if (kind === DEFAULT_STORE_KIND) return;
   const shell = storeVariantPath("shell.html", kind);
   try {
     Deno.statSync(join(dist, shell));
   } catch {
-    console.warn(`web/dist has no ${shell}: pages will describe the memory store; run \`deno task build\``);
+    log.warn(`web/dist has no ${shell}: pages will describe the memory store; run \`deno task build\``);
   }
 }
 
@@ -75,8 +76,8 @@ function warnIfVariantsMissing(dist: string, kind: StoreKind): void {
  * (`about/index.html`), then the SPA shell; unknown pages get the shell with 404.
  * HTML comes in the variant for `storeKind`, the byte store this server runs with.
  */
-export function serveSite(dist: string, storeKind: StoreKind) {
-  warnIfVariantsMissing(dist, storeKind);
+export function serveSite(dist: string, storeKind: StoreKind, log: Logger) {
+  warnIfVariantsMissing(dist, storeKind, log);
   return async (c: Context) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return c.json({ error: "Not found" }, 404);
     let path: string;

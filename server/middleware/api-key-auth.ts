@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 import { clientIp } from "../routes/request.ts";
 import { apiKeyHash, authenticateApiKey, bearerKey } from "../services/api-keys.ts";
 import { KEY_LOOKUP_LIMITS, KeyLookupBudget, type KeyLookupLimits } from "./key-lookup-budget.ts";
@@ -37,7 +38,7 @@ export function apiKeyAuth(
     try {
       found = await authenticateApiKey(c.var.deps.db, hash);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) lookup.failed(err);
+      if (err instanceof DomainError && err.code === "unauthenticated") lookup.failed(err);
       else lookup.abandoned();
       throw err;
     }

@@ -6,7 +6,7 @@
  * Bodies are never buffered here: the handler reads the same stream, metered.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError } from "../http-error.ts";
+import { ApiError, isRefusal } from "../http-error.ts";
 
 export interface BodyLimits {
   /** The most bytes this route's body may carry. */
@@ -132,9 +132,9 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
       try {
         deadline ??= deadlineMs?.() ?? Infinity;
         const left = Math.max(0, started + deadline - performance.now());
-        // An ApiError here is an outer meter's refusal, passed on as it is.
+        // A refusal here is an outer meter's (or its onChunk's), passed on as it is.
         const next = source.read().catch((err) => {
-          throw err instanceof ApiError ? err : new BodyBrokenOff(err);
+          throw isRefusal(err) ? err : new BodyBrokenOff(err);
         });
         const wait = Math.min(idleMs, left);
         const chunk = wait === Infinity ? await next : await Promise.race([

@@ -40,7 +40,7 @@ export interface KeyLookup {
   /** The key authenticated: it is known good from now on, and its tokens are given back. */
   succeeded(): void;
   /** The key was refused (401): that answer is remembered, and its tokens stay spent. */
-  failed(refusal: ApiError): void;
+  failed(refusal: Error): void;
   /** No lookup happened or it broke (another refusal, a database error): the tokens are given back. */
   abandoned(): void;
 }
@@ -92,7 +92,7 @@ const every = (perSecond: number) => {
 export class KeyLookupBudget {
   #perAddress: TokenBuckets;
   #global: TokenBuckets;
-  #failed: Recent<ApiError>;
+  #failed: Recent<Error>;
   #good: Recent<true>;
   /** Keys whose first lookup here is under way: parallel requests with one new key share its token. */
   #pending = new Map<string, Promise<void>>();

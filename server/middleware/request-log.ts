@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { Logger } from "../log.ts";
 
 /** Control characters (a decoded %0d%0a among them) written as \xNN, so a path cannot forge log lines. */
 export function escapeForLog(text: string): string {
@@ -9,12 +10,12 @@ export function escapeForLog(text: string): string {
   });
 }
 
-/** One line per request: method, path, status, duration. */
-export function requestLog(write: (line: string) => void = console.log): MiddlewareHandler {
+/** One info entry per request: `{"msg":"request","method","path","status","ms"}`. */
+export function requestLog(log: Pick<Logger, "info">): MiddlewareHandler {
   return async (c, next) => {
     const start = performance.now();
     await next();
-    const ms = (performance.now() - start).toFixed(1);
-    write(`${c.req.method} ${escapeForLog(c.req.path)} ${c.res.status} ${ms}ms`);
+    const ms = Number((performance.now() - start).toFixed(1));
+    log.info("request", { method: c.req.method, path: escapeForLog(c.req.path), status: c.res.status, ms });
   };
 }

@@ -4,6 +4,8 @@ import { meterRequest } from "../middleware/body-guard.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
 import { readUploadForm } from "../services/compression/upload-form.ts";
 import { readMultipart, UPLOAD_FIELD_LIMITS } from "./read-multipart.ts";
+import { STATUS_BY_CODE } from "../http-error.ts";
+import type { CompressResponse } from "../../contract/jobs.ts";
 
 /** One request may carry at most this much, whatever the plan: the bytes are held in memory. */
 export const MAX_REQUEST_BYTES = 256 * 1024 * 1024;
@@ -23,8 +25,13 @@ export const compressRoutes = new Hono<AppEnv>()
         onFile: (count) => intake.countFile(count),
         fileTooLarge: () => intake.fileTooLarge(),
       });
-      const result = await c.var.deps.compression.admit(user, readUploadForm(body), intake);
-      return c.json(result, 201);
+      const { refused, ...result } = await c.var.deps.compression.admit(user, readUploadForm(body), intake);
+      // Each refused file with the status it would have answered alone.
+      const response: CompressResponse = {
+        ...result,
+        refused: refused.map(({ filename, code, error }) => ({ filename, status: STATUS_BY_CODE[code], error })),
+      };
+      return c.json(response, 201);
     } finally {
       intake.release();
     }

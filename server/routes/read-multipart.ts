@@ -5,7 +5,7 @@ import {
   MultipartParseError,
   parseMultipartStream,
 } from "@mjackson/multipart-parser";
-import { ApiError } from "../http-error.ts";
+import { ApiError, isRefusal } from "../http-error.ts";
 import type { MultipartBody } from "../services/compression/upload-form.ts";
 
 export interface MultipartLimits {
@@ -17,7 +17,7 @@ export interface MultipartLimits {
   /** Called with the running count as each file arrives; throws to refuse the upload there. */
   onFile(count: number): void;
   /** The refusal for a file past `maxFileBytes` (its name is not known once the parser stops). */
-  fileTooLarge(): ApiError;
+  fileTooLarge(): Error;
 }
 
 /**
@@ -81,7 +81,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
       if (part.name) add(part.name, part.text);
     }
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (isRefusal(err)) throw err;
     if (err instanceof MaxFileSizeExceededError) {
       throw limits.fileTooLarge();
     }

@@ -17,7 +17,7 @@ import { restoredName, restoreJpeg } from "../services/restore.ts";
 import { declaredFileName } from "./read-image-body.ts";
 
 /** The raw body, refused past the plan's per-file limit (as it streams, and by its declared length). */
-async function readWithin(request: Request, limit: number, tooLarge: () => ApiError): Promise<Uint8Array> {
+async function readWithin(request: Request, limit: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
   let size = 0;
   const metered = meterRequest(request, {

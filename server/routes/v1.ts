@@ -62,12 +62,14 @@ async function compress(c: Context<AppEnv>): Promise<Response> {
       [V1_HEADERS.count]: String(used),
     });
   }
-  const ended = await service.awaitEnd(user.id, job.id, c.req.raw.signal);
-  if (!ended) {
+  const end = await service.awaitEnd(user.id, job.id, c.req.raw.signal);
+  if (!end) {
     // Deleted meanwhile (through the web app or DELETE), or the client left (it hears nothing).
     throw new ApiError(410, "The job was deleted before it finished", { [V1_HEADERS.jobId]: job.id });
   }
-  if (ended.status === "error") throw jobFailure(ended);
+  const ended = end.job;
+  // Its failure answers by its code, never by its message (app.onError maps the code to a status).
+  if (ended.status === "error") throw jobFailure(ended, end.errorCode);
   const file = await service.download(user.id, job.id);
   const { used } = await service.usage(user);
   return withHeaders(fileResponse(file, "attachment"), jobHeaders(ended, used));

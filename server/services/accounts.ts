@@ -3,7 +3,7 @@ import { loginSchema, registerSchema } from "../../contract/accounts.ts";
 import type { Db } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { findUserByUsername, insertUser } from "../../db/queries/users.ts";
-import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./passwords.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { parseInput } from "./validation.ts";
@@ -30,7 +30,7 @@ export async function register(db: Db, input: RegisterInput | unknown): Promise<
     firstName: data.firstName,
     lastName: data.lastName,
   });
-  if (!row) throw new ApiError(409, `The username '${data.username}' is already taken`);
+  if (!row) throw new DomainError("conflict", `The username '${data.username}' is already taken`);
   return row;
 }
 
@@ -46,14 +46,14 @@ export async function login(
   // Counted as a failure from here on, unless the password turns out right.
   const attempt = await throttle.begin(username, ip);
   if (attempt.retryAfter > 0) {
-    throw new ApiError(429, "Too many failed sign-in attempts; try again later", {
-      "Retry-After": String(attempt.retryAfter),
+    throw new DomainError("rate_limited", "Too many failed sign-in attempts; try again later", {
+      retryAfterSeconds: attempt.retryAfter,
     });
   }
   const row = await findUserByUsername(db, username);
   // Verify against a dummy hash for unknown users so timing does not reveal who exists.
   const ok = await verifyPassword(password, row?.passwordHash ?? await dummyHash);
-  if (!row || !ok) throw new ApiError(401, BAD_CREDENTIALS);
+  if (!row || !ok) throw new DomainError("unauthenticated", BAD_CREDENTIALS);
   await throttle.recordSuccess(username, ip, attempt);
   return row;
 }

@@ -25,7 +25,7 @@ import {
   touchApiKey,
 } from "../../db/queries/api-keys.ts";
 import type { ApiKeyRow, UserRow } from "../../db/schema.ts";
-import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 import { settleSubscription } from "./billing/subscriptions.ts";
 
 /** `last_used_at` is written at most this often per key: not a write per request. */
@@ -83,28 +83,28 @@ export async function createApiKey(db: Db, user: UserRow, input: CreateApiKeyInp
   return created;
 }
 
-/** Why a creation was refused: 429 past the hourly creations (revoking would not help), else 409 full. */
-async function creationRefused(db: Db, userId: number, since: Date, now: Date): Promise<ApiError> {
+/** Why a creation was refused: rate_limited past the hourly creations (revoking would not help), else a conflict (full). */
+async function creationRefused(db: Db, userId: number, since: Date, now: Date): Promise<DomainError> {
   const recent = await creationTimesSince(db, userId, since);
   if (recent.length >= API_KEY_CREATIONS.max) {
     // The window holds fewer than the limit once its oldest surplus creations leave it.
     const frees = recent[recent.length - API_KEY_CREATIONS.max]!.getTime() + API_KEY_CREATIONS.windowMs;
     const seconds = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
-    return new ApiError(
-      429,
+    return new DomainError(
+      "rate_limited",
       `You created ${API_KEY_CREATIONS.max} API keys in the last hour, the most an account may; ` +
         `try again in ${Math.ceil(seconds / 60)} min`,
-      { "Retry-After": String(seconds) },
+      { retryAfterSeconds: seconds },
     );
   }
   if (await countActiveApiKeys(db, userId) >= MAX_API_KEYS_PER_ACCOUNT) {
-    return new ApiError(
-      409,
+    return new DomainError(
+      "conflict",
       `You already have ${MAX_API_KEYS_PER_ACCOUNT} API keys, the most an account may hold; revoke one to create another`,
     );
   }
   // A parallel revocation or an hour's end freed room between the insert and these reads.
-  return new ApiError(409, "Another change to your API keys came first; please try again");
+  return new DomainError("conflict", "Another change to your API keys came first; please try again");
 }
 
 /** Deletes revoked keys' rows once REVOKED_KEY_RETENTION_MS has passed since their revocation; how many. */
@@ -116,33 +116,36 @@ export async function listApiKeys(db: Db, userId: number): Promise<ApiKey[]> {
   return (await listActiveApiKeys(db, userId)).map(view);
 }
 
-/** Revokes the user's key at once; another user's id (or one already revoked) answers 404. */
+/** Revokes the user's key at once; another user's id (or one already revoked) is not_found. */
 export async function revokeApiKey(db: Db, userId: number, id: string, now = new Date()): Promise<void> {
-  if (!await revokeRow(db, userId, id, now)) throw new ApiError(404, "No such API key");
+  if (!await revokeRow(db, userId, id, now)) throw new DomainError("not_found", "No such API key");
 }
 
 const MISSING = `Missing API key: send Authorization: Bearer ${API_KEY_PREFIX}…`;
+const INVALID_TOKEN = 'Bearer error="invalid_token"';
+
+/** A refused key or header, with the challenge that says how (the WWW-Authenticate header). */
+const unauthenticated = (message: string, challenge: string) =>
+  new DomainError("unauthenticated", message, { headers: { "WWW-Authenticate": challenge } });
 
 /**
- * The key an `Authorization` header carries, or a 401 saying what is wrong with the header:
- * missing, not Bearer, or not shaped like a key.
+ * The key an `Authorization` header carries, or `unauthenticated` saying what is wrong with the
+ * header (missing, not Bearer, or not shaped like a key), with its Bearer challenge (RFC 6750).
  */
 export function bearerKey(header: string | undefined): string {
-  if (!header) throw new ApiError(401, MISSING, { "WWW-Authenticate": "Bearer" });
+  if (!header) throw unauthenticated(MISSING, "Bearer");
   const match = header.match(/^Bearer[ ]+(\S+)\s*$/i);
   if (!match) {
-    throw new ApiError(401, `Malformed Authorization header: send Authorization: Bearer ${API_KEY_PREFIX}…`, {
-      "WWW-Authenticate": 'Bearer error="invalid_request"',
-    });
+    throw unauthenticated(
+      `Malformed Authorization header: send Authorization: Bearer ${API_KEY_PREFIX}…`,
+      'Bearer error="invalid_request"',
+    );
   }
   const key = match[1]!;
   if (!API_KEY_PATTERN.test(key)) {
-    throw new ApiError(
-      401,
+    throw unauthenticated(
       `Malformed API key: keys start with ${API_KEY_PREFIX} (create one on the Developers page)`,
-      {
-        "WWW-Authenticate": 'Bearer error="invalid_token"',
-      },
+      INVALID_TOKEN,
     );
   }
   return key;
@@ -155,12 +158,11 @@ export interface AuthenticatedKey {
 
 /**
  * The account a key (by its hash) belongs to, with its plan settled as a session's would be;
- * 401 for an unknown or revoked key. Records the use at most once a minute.
+ * `unauthenticated` for an unknown or revoked key. Records the use at most once a minute.
  */
 export async function authenticateApiKey(db: Db, keyHash: string, now = new Date()): Promise<AuthenticatedKey> {
   const found = await findApiKeyByHash(db, keyHash);
-  const invalid = (message: string) =>
-    new ApiError(401, message, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  const invalid = (message: string) => unauthenticated(message, INVALID_TOKEN);
   if (!found) throw invalid("Invalid API key: no such key");
   if (found.key.revokedAt) throw invalid("This API key was revoked; create a new one on the Developers page");
   const since = new Date(now.getTime() - LAST_USED_EVERY_MS);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CONTACT_LIMITS, CONTACT_PER_HOUR } from "../../contract/contact.ts";
 import type { Db } from "../../db/client.ts";
 import { insertContactMessage, recentMessagesFrom } from "../../db/queries/contact.ts";
-import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 import { parseInput } from "./validation.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -25,7 +25,7 @@ export type ContactOutcome = { stored: true; id: number } | { stored: false; rea
 /**
  * Validates and stores a contact message (spec §3 form, DESIGN §7).
  * A filled honeypot is dropped without a trace but answered like a success, so bots learn nothing;
- * past CONTACT_PER_HOUR stored messages per IP in the last hour the sender gets 429 with Retry-After.
+ * past CONTACT_PER_HOUR stored messages per IP in the last hour the sender is rate_limited, told when to try again.
  */
 export async function submitContactMessage(
   db: Db,
@@ -41,10 +41,10 @@ export async function submitContactMessage(
     const reopens = (recent.oldest?.getTime() ?? now.getTime()) + HOUR_MS;
     const seconds = Math.max(1, Math.ceil((reopens - now.getTime()) / 1000));
     const minutes = Math.ceil(seconds / 60);
-    throw new ApiError(
-      429,
+    throw new DomainError(
+      "rate_limited",
       `Too many messages from your network: please try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
-      { "Retry-After": String(seconds) },
+      { retryAfterSeconds: seconds },
     );
   }
   const id = await insertContactMessage(db, {

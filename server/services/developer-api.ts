@@ -10,8 +10,7 @@ import {
   savedSettingsSchema,
   settingsFromFields,
 } from "../../contract/settings.ts";
-import { ApiError } from "../http-error.ts";
-import { CANCELLED_MESSAGE, RESTART_MESSAGE, UNEXPECTED_MESSAGE } from "./lifecycle/transitions.ts";
+import { DomainError, type JobErrorCode } from "../domain-error.ts";
 import { parseInput } from "./validation.ts";
 
 /** Every setting's name: the query parameters `POST /api/v1/compress` takes besides `async`. */
@@ -43,16 +42,16 @@ const quoted = (name: string) => name === "" ? "'' (a parameter without a name)"
 /**
  * The query string of `POST /api/v1/compress` (repeated names as arrays, as `queryParams` gives
  * them): the settings by the web form's names and rules over the defaults
- * (`settingsFromFields`, `savedSettingsSchema`: 400 naming the first bad one), and `async`. A
- * parameter nobody reads (a typo such as `qualty`) or one given twice is a 400, never ignored.
+ * (`settingsFromFields`, `savedSettingsSchema`: invalid_input naming the first bad one), and `async`.
+ * A parameter nobody reads (a typo such as `qualty`) or one given twice is invalid_input, never ignored.
  */
 export function parseV1Query(query: Record<string, string[]>): V1CompressQuery {
   const known = new Set<string>([...SETTING_PARAMS, V1_ASYNC_PARAM]);
   const unknown = Object.keys(query).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     const list = unknown.map(quoted).join(", ");
-    throw new ApiError(
-      400,
+    throw new DomainError(
+      "invalid_input",
       `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${list}; the settings are ${
         SETTING_PARAMS.join(", ")
       }, and ${V1_ASYNC_PARAM}`,
@@ -60,28 +59,30 @@ export function parseV1Query(query: Record<string, string[]>): V1CompressQuery {
   }
   const fields: Record<string, string> = {};
   for (const [name, values] of Object.entries(query)) {
-    if (values.length > 1) throw new ApiError(400, `${name} is given ${values.length} times; give it once`);
+    if (values.length > 1) {
+      throw new DomainError("invalid_input", `${name} is given ${values.length} times; give it once`);
+    }
     fields[name] = values[0]!;
   }
   const flag = fields[V1_ASYNC_PARAM];
   if (flag !== undefined && flag !== "true" && flag !== "false") {
-    throw new ApiError(400, `${V1_ASYNC_PARAM} must be "true" or "false"`);
+    throw new DomainError("invalid_input", `${V1_ASYNC_PARAM} must be "true" or "false"`);
   }
   const settings = parseInput(savedSettingsSchema, { ...DEFAULT_SAVED_SETTINGS, ...settingsFromFields(fields) });
   return { settings, async: flag === "true" };
 }
 
 /**
- * What a synchronous compress answers for a job that failed: its own message, with 422 for what
- * the image caused (corrupt, truncated, over a limit only its decode found, too slow to
- * process), 409 when it was cancelled (its batch, through the web app), 503 when a restart lost
- * it, and 500 for our own unexpected failure.
+ * What a synchronous compress answers for a job that failed: its own message, under the code it
+ * failed with (`jobs.error_code`: the codec's, or cancelled, restarted, original_gone, unexpected),
+ * never worked out from the message. The status is the code's (http-error.ts STATUS_BY_CODE). A
+ * row from before codes were stored has none: it answers as an image that could not be processed.
+ * A restart that lost the job says to try again in a minute.
  */
-export function jobFailure(job: Job): ApiError {
+export function jobFailure(job: Job, code: JobErrorCode | null): DomainError {
   const message = job.errorMessage ?? "The image could not be compressed";
-  const headers = { [V1_HEADERS.jobId]: job.id };
-  if (message === RESTART_MESSAGE) return new ApiError(503, message, { ...headers, "Retry-After": "60" });
-  if (message === UNEXPECTED_MESSAGE) return new ApiError(500, message, headers);
-  if (message === CANCELLED_MESSAGE) return new ApiError(409, message, headers);
-  return new ApiError(422, message, headers);
+  return new DomainError(code ?? "unprocessable", message, {
+    headers: { [V1_HEADERS.jobId]: job.id },
+    retryAfterSeconds: code === "restarted" ? 60 : undefined,
+  });
 }

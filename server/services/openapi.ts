@@ -231,9 +231,11 @@ function buildDocument(): Json {
             ),
             "503": error(
               `Saturated: the server's store is full, it is restarting, it is refusing a flood of unknown API keys, ` +
-                `or the account has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished`,
+                `or the account has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished, or a restart lost the job`,
               retryAfter,
             ),
+            "500": error("The job failed on our side, unexpectedly: the job's message"),
+            "504": error("The image took longer to process than a job may: the job's message"),
           },
         },
       },

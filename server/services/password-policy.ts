@@ -4,7 +4,7 @@
  * so the web bundle does not carry it.
  */
 import { dictionary } from "@zxcvbn-ts/language-common";
-import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 
 /** zxcvbn-ts's list of the most common passwords (about 49,000, from real breaches), maintained upstream. */
 const COMMON = new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()));
@@ -15,6 +15,9 @@ export function isCommonPassword(password: string): boolean {
 
 export function refuseCommonPassword(password: string): void {
   if (isCommonPassword(password)) {
-    throw new ApiError(400, "password is one of the most common passwords, which attackers try first; choose another");
+    throw new DomainError(
+      "invalid_input",
+      "password is one of the most common passwords, which attackers try first; choose another",
+    );
   }
 }

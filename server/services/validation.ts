@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { ApiError } from "../http-error.ts";
+import { DomainError } from "../domain-error.ts";
 
-/** Validates input at the edge; a failure is a 400 naming the first bad field. */
+/** Validates input at the edge; a failure is invalid_input naming the first bad field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -11,5 +11,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   // get it prefixed.
   const named = issue.message.startsWith(field) || issue.message.startsWith(`${String(issue.path[0])} `);
   const message = field && !named ? `${field}: ${issue.message}` : issue.message;
-  throw new ApiError(400, message);
+  throw new DomainError("invalid_input", message);
 }

@@ -12,6 +12,9 @@ import { lifecycleOn, pendingBatch } from "../setup/lifecycle-rows.ts";
 import { QuotaExceeded } from "../../server/services/lifecycle/transitions.ts";
 import { ensureSqld, startSqld } from "../setup/sqld.ts";
 
+/** A job failure as the runner records a corrupt image. */
+const corrupt = (message: string) => ({ code: "corrupt_image" as const, message });
+
 const unavailable = await ensureSqld().then(() => null, (err: Error) => err);
 const ignore = unavailable !== null && Deno.env.get("CI") !== "true";
 if (ignore) console.warn(`Skipping the sqld lifecycle tests: ${unavailable.message}`);
@@ -86,7 +89,11 @@ test("on sqld an admission past the limit writes nothing, and a failure refunds 
   assert.equal(await findBatch(t.b.db, "b2"), undefined);
   const id = "b1-j0";
   assert.ok(await t.la.transitions.start(id, "A", NOW + LEASE));
-  assert.deepEqual(await t.la.transitions.fail(id, "broken", "A"), { failed: true, paused: false, freeBytes: [id] });
+  assert.deepEqual(await t.la.transitions.fail(id, corrupt("broken"), "A"), {
+    failed: true,
+    paused: false,
+    freeBytes: [id],
+  });
   const [usage] = await t.b.db.select().from(dailyUsage);
   assert.deepEqual([usage?.used, usage?.refunded], [7, 1]);
   assert.equal((await findJob(t.b.db, id))?.charged, false);

@@ -24,7 +24,7 @@ import {
 } from "../setup/app-harness.ts";
 import { bearer, createKey, v1Compress, v1Get } from "../setup/api-keys.ts";
 import { HELD_SCORES, HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
-import { waitFor } from "../setup/wait-for.ts";
+import { POOL_START_STALL_MS, waitFor } from "../setup/wait-for.ts";
 import { noCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { END_FALLBACK_MS } from "../../server/services/compression/queries.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
@@ -200,6 +200,29 @@ Deno.test("a job that fails answers 422 with its message; a cancelled one 409; b
   await t.close();
 });
 
+Deno.test("a failed job answers by its stored code, never its message: the codec's code maps to its status", async () => {
+  const { t, key, compressor } = await setup();
+  const cases: [CodecError, number][] = [
+    // Worded as a cancellation, coded as a corrupt image: the code decides.
+    [new CodecError("corrupt_image", "Cancelled before it finished"), 422],
+    [new CodecError("timeout", "The image took longer than 60 s to process"), 504],
+    [new CodecError("too_many_pixels", "The image is 20000×20000 (400.0 MP); the limit is 50 MP"), 413],
+    [new CodecError("unsupported_format", "The file is not a JPEG image"), 415],
+  ];
+  for (const [i, [error, status]] of cases.entries()) {
+    const pending = v1Compress(t, key, taggedFile(`f${i}`));
+    (await compressor.started(i + 1))[i]!.fail(error);
+    const res = await pending;
+    await expectError(res, status, new RegExp(`^${error.message.replace(/[()]/g, "\\$&")}$`));
+    assert.ok(res.headers.get(V1_HEADERS.jobId));
+    const [row] = await t.db.all<{ error_code: string }>(
+      sql`SELECT error_code FROM jobs WHERE id = ${res.headers.get(V1_HEADERS.jobId)}`,
+    );
+    assert.equal(row?.error_code, error.code, "the code is stored beside the message");
+  }
+  await t.close();
+});
+
 Deno.test("a real corrupt JPEG fails its own job: 422 with the codec's message", async () => {
   const t = await createTestApp({ pool: 1 });
   try {
@@ -273,10 +296,18 @@ Deno.test("async=true answers 202 {id}; the job is polled at /jobs/:id; its resu
     assert.equal(res.headers.get(V1_HEADERS.count), "1");
 
     let job: Record<string, unknown> = {};
+    // Until the job ends, however long the fresh pool takes to start on this machine (its own timeout bounds
+    // the job once a worker runs it); then it must have completed.
     await waitFor(async () => {
       job = await (await v1Get(t, key, V1.job(body.id))).json();
-      return job.status === "completed";
+      return job.status === "completed" || job.status === "error";
+    }, {
+      timeoutMs: POOL_START_STALL_MS,
+      intervalMs: 50,
+      progress: () => `${job.status} ${job.progress}`,
+      message: () => `the async job to end (${job.status}, ${job.progress}%)`,
     });
+    assert.equal(job.status, "completed", String(job.errorMessage));
     // The same shape as an entry of GET /api/jobs.
     const { jobs } = await (await t.request("/api/jobs", { headers: { Cookie: cookie } })).json();
     assert.deepEqual(Object.keys(job).sort(), Object.keys(jobs[0]).sort());
@@ -675,7 +706,7 @@ Deno.test("GET /api/v1/openapi.json is public OpenAPI 3.1 generated from the sch
 
   const ok = compress.responses["200"];
   for (const header of Object.values(V1_HEADERS)) assert.ok(ok.headers[header], `${header} is described`);
-  for (const status of ["400", "401", "413", "415", "429", "503"]) {
+  for (const status of ["400", "401", "413", "415", "422", "429", "500", "503", "504"]) {
     assert.equal(compress.responses[status].content["application/json"].schema.$ref, "#/components/schemas/Error");
   }
   assert.ok(compress.responses["429"].headers["Retry-After"]);

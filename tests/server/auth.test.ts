@@ -234,7 +234,7 @@ Deno.test("an unexpected failure answers 500 with a generic message and no stack
   await t.close(); // the database is gone: every query throws
   // The server logs the error for the operator, once; the client gets none of it.
   const { result: res, lines } = await expectConsoleError(
-    /Unhandled error on POST \/api\/register/,
+    /^\{"level":"error","msg":"unhandled error","method":"POST","path":"\/api\/register"/,
     () => t.request("/api/register", jsonInit("POST", { username: "alice", password: "correct horse" })),
   );
   assert.equal(lines.length, 1);

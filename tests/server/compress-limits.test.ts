@@ -217,6 +217,7 @@ Deno.test("POST /api/compress passes every setting to the codec and records them
     fit: "cover",
     widths: null,
     formats: ["avif", "jpeg"],
+    archive: false,
   };
   assert.deepEqual(jobs[0].settings, expected);
   const [call] = await compressor.started(1);

@@ -205,11 +205,14 @@ Deno.test("an unexpected failure shows a generic message, never internals", asyn
   const { cookie } = await signUp(t);
   await upload(t, cookie, [taggedFile("x")]);
   // The internals go to the server's log only.
-  await expectConsoleError(/^Job \S+ failed: Error: wasm trap at 0xdeadbeef/, async () => {
-    (await compressor.started(1))[0]!.fail(new Error("wasm trap at 0xdeadbeef"));
-    const [job] = await waitForJobs(t, cookie, (js) => js[0]?.status === "error");
-    assert.equal(job.errorMessage, "Compression failed unexpectedly; please try again");
-  });
+  await expectConsoleError(
+    /^\{"level":"error","msg":"job failed","job":"\S+","error":\{"name":"Error","message":"wasm trap at 0xdeadbeef"/,
+    async () => {
+      (await compressor.started(1))[0]!.fail(new Error("wasm trap at 0xdeadbeef"));
+      const [job] = await waitForJobs(t, cookie, (js) => js[0]?.status === "error");
+      assert.equal(job.errorMessage, "Compression failed unexpectedly; please try again");
+    },
+  );
   await t.close();
 });
 

@@ -3,6 +3,7 @@ import { CONTACT_PER_HOUR } from "../../contract/contact.ts";
 import { listContactMessages } from "../../db/queries/contact.ts";
 import { submitContactMessage } from "../../server/services/contact.ts";
 import { createTestApp, jsonInit } from "../setup/app-harness.ts";
+import { DomainError } from "../../server/domain-error.ts";
 
 const VALID = {
   name: "Ada Lovelace",
@@ -111,8 +112,10 @@ Deno.test("the contact rate limit reopens an hour after the oldest message", asy
   const later = new Date(start + 30 * 60_000);
   await assert.rejects(
     submitContactMessage(t.deps.db, VALID, "192.0.2.9", later),
-    (err: Error & { status?: number }) => {
-      assert.equal(err.status, 429);
+    (err: Error) => {
+      assert.ok(err instanceof DomainError);
+      assert.equal(err.code, "rate_limited");
+      assert.ok(err.retryAfterSeconds! > 29 * 60 && err.retryAfterSeconds! <= 30 * 60);
       assert.match(err.message, /in (29|30) minutes$/);
       return true;
     },

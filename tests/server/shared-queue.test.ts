@@ -12,7 +12,8 @@ import { noCompressor } from "../../server/services/compression/codec-compressor
 import { MemoryStore } from "../../server/store/mod.ts";
 import { lifecycleOn } from "../setup/lifecycle-rows.ts";
 import type { Compressor } from "../../server/services/compression/compressor.ts";
-import { jobs } from "../../db/schema.ts";
+import { jobs, users } from "../../db/schema.ts";
+import { planOf } from "../../server/services/plan.ts";
 import { waitFor } from "../setup/wait-for.ts";
 
 const LEASE = 30_000;
@@ -317,5 +318,30 @@ Deno.test("one user's long backlog never hides another user's jobs from the pull
     "2 per user, Premium first",
   );
   assert.ok((await lifecycle.queue.claimable(200)).some((j) => j.userId === frida.user.id));
+  await close();
+});
+
+Deno.test("an expired active subscription is offered as free work, as planOf sees it", async () => {
+  let clock = Date.now();
+  const { t, close } = await cluster(() => clock);
+  const uploaded = async (name: string) => {
+    const { cookie, user } = await signUp(t, name);
+    await upload(t, cookie, [taggedFile(name)]);
+    clock += 1000; // each upload a second after the one before: the oldest first among equals
+    return user.id;
+  };
+  const frida = await uploaded("frida");
+  const eve = await uploaded("eve");
+  const pia = await uploaded("pia");
+  await makePremium(t, "pia");
+  // Eve's row still says 'active' (no webhook yet), but her period ended yesterday and it was set to cancel:
+  // her plan is free now, and her job waits behind Frida's older one.
+  const yesterday = Math.floor(clock / 1000) - 86_400;
+  await t.db.update(users).set({ subscriptionStatus: "active", currentPeriodEnd: yesterday, cancelAtPeriodEnd: true })
+    .where(eq(users.username, "eve"));
+  const [eveRow] = await t.db.select().from(users).where(eq(users.username, "eve"));
+  assert.equal(planOf(eveRow!, clock).name, "free");
+  const offered = await lifecycleOn(t.db, () => clock).queue.claimable(10);
+  assert.deepEqual(offered.map((j) => j.userId), [pia, frida, eve], "Premium first, then the free jobs oldest first");
   await close();
 });

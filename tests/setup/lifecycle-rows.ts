@@ -59,6 +59,7 @@ export function pendingBatch(o: PendingBatchOptions): { batch: BatchRow; jobs: J
     width: null,
     height: null,
     errorMessage: null,
+    errorCode: null,
     keptOriginal: false,
     scoreDue: false,
     scoresJson: null,

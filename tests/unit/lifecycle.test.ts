@@ -12,6 +12,9 @@ import { CANCELLED_MESSAGE, QuotaExceeded, RESTART_MESSAGE } from "../../server/
 import { JobFiles } from "../../server/services/compression/job-files.ts";
 import { MemoryStore } from "../../server/store/mod.ts";
 
+/** A job failure as the runner records a corrupt image. */
+const corrupt = (message: string) => ({ code: "corrupt_image" as const, message });
+
 const DAY = "2026-06-01";
 const NOW = Date.parse(`${DAY}T12:00:00Z`);
 const LEASE = 30_000;
@@ -94,9 +97,14 @@ Deno.test("fail ends the job, refunds its unit and settles its batch in one tran
   const { batchId, ids } = await t.admit(1);
   assert.ok(await t.transitions.start(ids[0]!, "A", NOW + LEASE));
   assert.equal((await findBatch(t.db, batchId))?.status, "processing");
-  assert.deepEqual(await t.transitions.fail(ids[0]!, "broken"), { failed: true, paused: false, freeBytes: [ids[0]] });
+  assert.deepEqual(await t.transitions.fail(ids[0]!, corrupt("broken")), {
+    failed: true,
+    paused: false,
+    freeBytes: [ids[0]],
+  });
   const job = (await findJob(t.db, ids[0]!))!;
   assert.equal(job.status, "error");
+  assert.deepEqual([job.errorCode, job.errorMessage], ["corrupt_image", "broken"], "its code beside its message");
   assert.equal(job.charged, false);
   assert.deepEqual(
     { used: (await t.usage()).used, refunded: (await t.usage()).refunded },
@@ -104,7 +112,11 @@ Deno.test("fail ends the job, refunds its unit and settles its batch in one tran
   );
   assert.equal((await findBatch(t.db, batchId))?.status, "error");
   // A second fail of an ended job changes nothing (no second refund, no bytes named again).
-  assert.deepEqual(await t.transitions.fail(ids[0]!, "again"), { failed: false, paused: false, freeBytes: [] });
+  assert.deepEqual(await t.transitions.fail(ids[0]!, corrupt("again")), {
+    failed: false,
+    paused: false,
+    freeBytes: [],
+  });
   assert.equal((await t.usage()).refunded, 1);
   t.close();
 });
@@ -116,14 +128,18 @@ Deno.test("a failing transition leaves nothing half-done: no refund without the 
   // The status write fails inside the transition, after the refund and pause statements ran.
   await t.db.run(sql.raw(`CREATE TRIGGER boom BEFORE UPDATE OF status ON jobs WHEN NEW.status = 'error'
     BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`));
-  await assert.rejects(t.transitions.fail(ids[0]!, "broken"), /disk on fire/);
+  await assert.rejects(t.transitions.fail(ids[0]!, corrupt("broken")), /disk on fire/);
   const job = (await findJob(t.db, ids[0]!))!;
   assert.equal(job.status, "processing");
   assert.equal(job.charged, true, "the unit is still the job's");
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [2, 0]);
   assert.equal((await findBatch(t.db, batchId))?.status, "processing", "not paused");
   await t.db.run(sql.raw(`DROP TRIGGER boom`));
-  assert.deepEqual(await t.transitions.fail(ids[0]!, "broken"), { failed: true, paused: true, freeBytes: [ids[0]] });
+  assert.deepEqual(await t.transitions.fail(ids[0]!, corrupt("broken")), {
+    failed: true,
+    paused: true,
+    freeBytes: [ids[0]],
+  });
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [1, 1]);
   assert.equal((await findBatch(t.db, batchId))?.status, "paused");
   t.close();
@@ -132,7 +148,7 @@ Deno.test("a failing transition leaves nothing half-done: no refund without the 
 Deno.test("refunds stop at the day's cap: the job keeps its unit", async () => {
   const t = await setup();
   const { ids } = await t.admit(QUOTA_REFUNDS_PER_DAY + 1, { limit: null });
-  for (const id of ids) await t.transitions.fail(id, "broken");
+  for (const id of ids) await t.transitions.fail(id, corrupt("broken"));
   const usage = await t.usage();
   assert.equal(usage.refunded, QUOTA_REFUNDS_PER_DAY);
   assert.equal(usage.used, 1);
@@ -166,6 +182,7 @@ Deno.test("complete records the result; a kept original refunds; a cancelled job
   }, "the cancelled job's late result is dropped with its bytes");
   const cancelled = (await findJob(t.db, ids[2]!))!;
   assert.equal(cancelled.errorMessage, CANCELLED_MESSAGE);
+  assert.equal(cancelled.errorCode, "cancelled");
   assert.equal((await findBatch(t.db, batchId))?.status, "cancelled");
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [1, 2]);
   // A deferred score arrives once.
@@ -196,6 +213,7 @@ Deno.test("abandon fails unfinished jobs with the restart message and releases t
   for (const id of ids) {
     const job = (await findJob(t.db, id))!;
     assert.equal(job.errorMessage, RESTART_MESSAGE);
+    assert.equal(job.errorCode, "restarted");
     assert.equal(job.charged, false);
   }
   assert.deepEqual([(await t.usage()).used, (await t.usage()).refunded], [0, 0]);
@@ -216,8 +234,8 @@ Deno.test("each transition that ends a job's bytes names exactly the jobs whose 
     freeBytes: [deleted],
   });
   // A failure that does not apply (another instance holds the job) names nothing; one that does names the job.
-  assert.deepEqual((await t.transitions.fail(failing!, "broken", "B")).freeBytes, []);
-  assert.deepEqual((await t.transitions.fail(failing!, "broken", "A")).freeBytes, [failing]);
+  assert.deepEqual((await t.transitions.fail(failing!, corrupt("broken"), "B")).freeBytes, []);
+  assert.deepEqual((await t.transitions.fail(failing!, corrupt("broken"), "A")).freeBytes, [failing]);
   assert.deepEqual(await t.transitions.expire([done0!]), { freeBytes: [done0] });
   assert.deepEqual(await t.transitions.expire([]), { freeBytes: [] });
   assert.deepEqual(await t.transitions.abandon([]), { freeBytes: [] });
@@ -377,7 +395,11 @@ Deno.test("an expired lease is adopted by another instance, which completes the 
     { completed: null, freeBytes: [] },
     "A's late result is refused, and the bytes stay: they are B's now",
   );
-  assert.deepEqual(await a.transitions.fail(ids[0]!, "late", "A"), { failed: false, paused: false, freeBytes: [] });
+  assert.deepEqual(await a.transitions.fail(ids[0]!, corrupt("late"), "A"), {
+    failed: false,
+    paused: false,
+    freeBytes: [],
+  });
   assert.equal((await b.transitions.complete(ids[0]!, "B", done, 60_000)).completed?.status, "completed");
   const job = (await findJob(t.db, ids[0]!))!;
   assert.equal(job.leaseOwner, null);

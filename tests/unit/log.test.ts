@@ -12,10 +12,14 @@ Deno.test("a logger writes one JSON line per entry at its level and above, level
   log.debug("job run", { event: "start" });
   log.info("started", { port: 8000 });
   log.warn("slow", { ms: 1200 });
-  log.error("failed", { err: new TypeError("boom") });
+  log.error("failed", { err: new TypeError("boom", { cause: new RangeError("deeper") }) });
   assert.deepEqual(lines.map((l) => l.level), ["info", "warn", "error"], "debug is below info");
   assert.equal(lines[0]!.line, '{"level":"info","msg":"started","port":8000}');
-  assert.deepEqual(JSON.parse(lines[2]!.line).err, { name: "TypeError", message: "boom" });
+  const { err } = JSON.parse(lines[2]!.line);
+  assert.equal(err.name, "TypeError");
+  assert.equal(err.message, "boom");
+  assert.match(err.stack, /^TypeError: boom\n\s+at /, "an error keeps its stack, on the one line");
+  assert.equal(err.cause.message, "deeper", "and its cause");
 });
 
 Deno.test("at debug, a job run line carries its event, job, instance and time; fields cannot overwrite level or msg", () => {

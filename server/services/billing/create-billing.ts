@@ -2,6 +2,7 @@ import type { Env } from "../../env.ts";
 import { LocalTestBilling } from "./local-test-billing.ts";
 import type { BillingProvider } from "./provider.ts";
 import { StripeBilling } from "./stripe-billing.ts";
+import { log } from "../../log.ts";
 
 /**
  * Stripe when its keys are set, else local test billing. env.ts refuses a
@@ -17,6 +18,6 @@ export function createBilling(
   if (secretKey || webhookSecret || priceId) {
     throw new Error("STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID must be set together");
   }
-  console.log("Billing: local test billing (no Stripe keys); checkout is a test page with Pay and Cancel");
+  log.info("Billing: local test billing (no Stripe keys); checkout is a test page with Pay and Cancel");
   return new LocalTestBilling({ publicUrl: env.PUBLIC_URL });
 }

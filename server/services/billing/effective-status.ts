@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { SubscriptionStatus } from "../../../contract/accounts.ts";
 import { isPremium, SUBSCRIPTION_STATUSES } from "../../../contract/accounts.ts";
 import type { UserRow } from "../../../db/schema.ts";
@@ -36,4 +37,21 @@ export function effectiveSubscriptionStatus(user: BillingFields, nowMs: number):
 export function withEffectiveStatus<U extends BillingFields>(user: U, nowMs: number): U {
   const status = effectiveSubscriptionStatus(user, nowMs);
   return status === user.subscriptionStatus ? user : { ...user, subscriptionStatus: status, cancelAtPeriodEnd: false };
+}
+
+/**
+ * `isPremium(effectiveSubscriptionStatus(user, nowMs))`, the rule `planOf` decides by, in SQL over
+ * the users row named `alias`: for queries that decide over many users at once (the shared queue's
+ * order, lifecycle/queue-reads.ts). Kept beside the function it mirrors; a test runs both over the
+ * same rows (tests/unit/effective-status.test.ts).
+ */
+export function premiumNowSql(nowMs: number, alias: string): SQL {
+  const column = (name: string) => sql.raw(`${alias}.${name}`);
+  const premium = SUBSCRIPTION_STATUSES.filter(isPremium).map((s) => sql`${s}`);
+  const prefix = LOCAL_SUBSCRIPTION_PREFIX;
+  const renews = sql`(${column("cancel_at_period_end")} = 0 AND (${column("stripe_subscription_id")} IS NULL
+    OR substr(${column("stripe_subscription_id")}, 1, ${prefix.length}) <> ${prefix}))`;
+  const ended = sql`${nowMs} >= ${column("current_period_end")} * 1000`;
+  return sql`(${column("subscription_status")} IN (${sql.join(premium, sql`, `)})
+    AND (${column("current_period_end")} IS NULL OR NOT ${ended} OR ${renews}))`;
 }

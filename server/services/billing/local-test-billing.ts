@@ -3,7 +3,7 @@ import { paths } from "../../../contract/routes.ts";
 import type { Db } from "../../../db/client.ts";
 import { insertTestCheckout } from "../../../db/queries/billing.ts";
 import type { UserRow } from "../../../db/schema.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import type { BillingProvider, VerifiedEvent } from "./provider.ts";
 
 export const LOCAL_SESSION_PREFIX = "cs_local_";
@@ -28,16 +28,16 @@ export class LocalTestBilling implements BillingProvider {
   }
 
   cancelAtPeriodEnd(user: UserRow) {
-    if (!user.stripeSubscriptionId) throw new ApiError(409, "You have no active subscription to cancel");
+    if (!user.stripeSubscriptionId) throw new DomainError("conflict", "You have no active subscription to cancel");
     // Nothing to tell a provider: the subscription simply does not renew.
     return Promise.resolve({ cancelAtPeriodEnd: true });
   }
 
   portalUrl(): Promise<string> {
-    throw new ApiError(404, "The billing portal needs Stripe; this server uses local test billing");
+    throw new DomainError("not_found", "The billing portal needs Stripe; this server uses local test billing");
   }
 
   verifyWebhook(): Promise<VerifiedEvent> {
-    throw new ApiError(404, "Stripe webhooks are not configured; this server uses local test billing");
+    throw new DomainError("not_found", "Stripe webhooks are not configured; this server uses local test billing");
   }
 }

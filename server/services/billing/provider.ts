@@ -50,6 +50,6 @@ export interface BillingProvider {
   cancelAtPeriodEnd(user: UserRow): Promise<BillingPatch>;
   /** A page where the customer manages their card and invoices. */
   portalUrl(user: UserRow, returnUrl: string): Promise<string>;
-  /** Verifies a signed webhook (Stripe only); throws a 400 ApiError when the signature is bad. */
+  /** Verifies a signed webhook (Stripe only); throws invalid_input (domain-error.ts) when the signature is bad. */
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<VerifiedEvent>;
 }

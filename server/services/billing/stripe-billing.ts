@@ -1,9 +1,10 @@
 import Stripe from "stripe";
 import type { Db } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import type { BillingProvider, CheckoutUrls, VerifiedEvent } from "./provider.ts";
 import { changeFromEvent, patchFromSubscription } from "./stripe-events.ts";
+import { log } from "../../log.ts";
 
 export interface StripeBillingOptions {
   secretKey: string;
@@ -14,10 +15,12 @@ export interface StripeBillingOptions {
   apiBase?: string;
 }
 
-/** A failed call to Stripe: logged in full, answered with a 502 in our voice. */
-function providerError(action: string, err: unknown): ApiError {
-  console.error(`Stripe: ${action} failed:`, err instanceof Error ? err.message : err);
-  return new ApiError(502, `The payment provider could not ${action}; please try again`);
+/** A failed call to Stripe: logged in full, refused as upstream_failed in our voice. */
+function providerError(action: string, err: unknown): DomainError {
+  log.error(`Stripe: ${action} failed`, { error: err instanceof Error ? err.message : err });
+  return new DomainError("upstream_failed", `The payment provider could not ${action}; please try again`, {
+    cause: err,
+  });
 }
 
 /** Billing through Stripe Checkout, the Customer Portal and signed webhooks. */
@@ -75,7 +78,7 @@ export class StripeBilling implements BillingProvider {
   }
 
   async cancelAtPeriodEnd(user: UserRow) {
-    if (!user.stripeSubscriptionId) throw new ApiError(409, "You have no active subscription to cancel");
+    if (!user.stripeSubscriptionId) throw new DomainError("conflict", "You have no active subscription to cancel");
     try {
       const sub = await this.#stripe.subscriptions.update(user.stripeSubscriptionId, { cancel_at_period_end: true });
       return patchFromSubscription(sub);
@@ -85,7 +88,7 @@ export class StripeBilling implements BillingProvider {
   }
 
   async portalUrl(user: UserRow, returnUrl: string): Promise<string> {
-    if (!user.stripeCustomerId) throw new ApiError(409, "There is no billing account yet; subscribe first");
+    if (!user.stripeCustomerId) throw new DomainError("conflict", "There is no billing account yet; subscribe first");
     try {
       const session = await this.#stripe.billingPortal.sessions.create({
         customer: user.stripeCustomerId,
@@ -98,13 +101,13 @@ export class StripeBilling implements BillingProvider {
   }
 
   async verifyWebhook(rawBody: string, signature: string | undefined): Promise<VerifiedEvent> {
-    if (!signature) throw new ApiError(400, "The Stripe-Signature header is missing");
+    if (!signature) throw new DomainError("invalid_input", "The Stripe-Signature header is missing");
     let event: Stripe.Event;
     try {
       // Only the async helper works under Deno (WebCrypto has no sync HMAC).
       event = await this.#stripe.webhooks.constructEventAsync(rawBody, signature, this.#webhookSecret);
     } catch {
-      throw new ApiError(400, "The webhook signature is invalid");
+      throw new DomainError("invalid_input", "The webhook signature is invalid");
     }
     return {
       id: event.id,

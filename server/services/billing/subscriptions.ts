@@ -11,9 +11,10 @@ import {
 } from "../../../db/queries/billing.ts";
 import { findUserById } from "../../../db/queries/users.ts";
 import type { UserRow } from "../../../db/schema.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import { effectiveSubscriptionStatus, withEffectiveStatus } from "./effective-status.ts";
 import type { BillingChange, BillingProvider, UserMatch } from "./provider.ts";
+import { log } from "../../log.ts";
 
 export const ALREADY_SUBSCRIBED = "You already have an active premium subscription";
 
@@ -32,7 +33,7 @@ export async function startSubscription(
   user: UserRow,
   requestOrigin: string,
 ): Promise<{ sessionUrl: string }> {
-  if (isPremium(effectiveSubscriptionStatus(user, Date.now()))) throw new ApiError(409, ALREADY_SUBSCRIBED);
+  if (isPremium(effectiveSubscriptionStatus(user, Date.now()))) throw new DomainError("conflict", ALREADY_SUBSCRIBED);
   const sessionUrl = await billing.createCheckout(db, user, checkoutUrls(billing, requestOrigin));
   return { sessionUrl };
 }
@@ -46,7 +47,7 @@ export async function cancelSubscription(
   user: UserRow,
 ): Promise<{ success: true; message: string }> {
   if (!isPremium(effectiveSubscriptionStatus(user, Date.now()))) {
-    throw new ApiError(409, "You have no active subscription to cancel");
+    throw new DomainError("conflict", "You have no active subscription to cancel");
   }
   const patch = user.cancelAtPeriodEnd ? {} : await billing.cancelAtPeriodEnd(user);
   const updated = Object.keys(patch).length > 0 ? await updateUserBilling(db, user.id, patch) : user;
@@ -100,11 +101,11 @@ export async function handleWebhook(
     change = await event.toChange();
   } catch (err) {
     // A non-2xx makes Stripe deliver the event again later.
-    console.error(`Stripe webhook ${event.id} (${event.type}) could not be processed:`, err);
-    throw new ApiError(502, "The event could not be processed; it will be retried");
+    log.error("Stripe webhook not processed", { event: event.id, type: event.type, error: err });
+    throw new DomainError("upstream_failed", "The event could not be processed; it will be retried", { cause: err });
   }
   const user = change ? await findUserFor(db, change.match) : undefined;
-  if (change && !user) console.warn(`Stripe webhook ${event.id} (${event.type}) matches no user; ignored`);
+  if (change && !user) log.warn("Stripe webhook matches no user; ignored", { event: event.id, type: event.type });
   const apply = change && user && !isStale(user, change, Date.now()) ? { userId: user.id, patch: change.patch } : null;
   const fresh = await recordBillingEvent(db, event, apply);
   if (!fresh) return { received: true, outcome: "duplicate" };

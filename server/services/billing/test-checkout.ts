@@ -5,7 +5,7 @@ import { PREMIUM_PRICE_LABEL } from "../../../contract/plans.ts";
 import type { Db } from "../../../db/client.ts";
 import { closeTestCheckout, findTestCheckout, type TestCheckoutStatus } from "../../../db/queries/billing.ts";
 import type { UserRow } from "../../../db/schema.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import { parseInput } from "../validation.ts";
 import { effectiveSubscriptionStatus, LOCAL_PERIOD_SECONDS, LOCAL_SUBSCRIPTION_PREFIX } from "./effective-status.ts";
 import { LOCAL_SESSION_PREFIX } from "./local-test-billing.ts";
@@ -33,7 +33,7 @@ async function openSessionOf(db: Db, user: UserRow, rawId: string) {
   const id = parseInput(sessionIdSchema, rawId);
   // Another user's session answers like a missing one.
   const session = await findTestCheckout(db, id, user.id);
-  if (!session) throw new ApiError(404, `No test checkout session '${id}'`);
+  if (!session) throw new DomainError("not_found", `No test checkout session '${id}'`);
   return session;
 }
 
@@ -55,8 +55,8 @@ export async function payTestCheckout(
   nowMs: number,
 ): Promise<TestCheckoutResult> {
   const session = await openSessionOf(db, user, rawId);
-  if (session.status !== "open") throw new ApiError(409, `This test checkout is already ${session.status}`);
-  if (isPremium(effectiveSubscriptionStatus(user, nowMs))) throw new ApiError(409, ALREADY_SUBSCRIBED);
+  if (session.status !== "open") throw new DomainError("conflict", `This test checkout is already ${session.status}`);
+  if (isPremium(effectiveSubscriptionStatus(user, nowMs))) throw new DomainError("conflict", ALREADY_SUBSCRIBED);
   const closed = await closeTestCheckout(db, session.id, "paid", {
     userId: user.id,
     patch: {
@@ -66,7 +66,7 @@ export async function payTestCheckout(
       cancelAtPeriodEnd: false,
     },
   });
-  if (!closed) throw new ApiError(409, "This test checkout is no longer open");
+  if (!closed) throw new DomainError("conflict", "This test checkout is no longer open");
   return { redirectTo: "/subscribe?checkout=success" };
 }
 

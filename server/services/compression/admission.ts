@@ -26,7 +26,7 @@ import {
   structureProblem,
   surveyJpeg,
 } from "../../../codecs/mod.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError, type DomainErrorCode } from "../../domain-error.ts";
 import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
 import { BATCH_PRIORITY_RANK, concurrencyOf, type QueuedJob } from "../scheduling/policy.ts";
@@ -57,20 +57,36 @@ export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, p
 
 function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
   if (settings.target && !plan.targets) {
-    throw new ApiError(403, "target: target size and quality are Premium features");
+    throw new DomainError("forbidden_plan", "target: target size and quality are Premium features");
   }
   if (settings.widths && !plan.webSets) {
-    throw new ApiError(403, "widths: web sets are a Premium feature; resize and every format are on every plan");
+    throw new DomainError(
+      "forbidden_plan",
+      "widths: web sets are a Premium feature; resize and every format are on every plan",
+    );
   }
 }
 
 /** One uploaded file, judged alone at admission. */
-type FileVerdict = { pixels: number } | { refused: ApiError };
+type FileVerdict = { pixels: number } | { refused: DomainError };
+
+/** A file of an upload refused on its own, by its code (the route answers with the code's status). */
+export interface RefusedUpload {
+  filename: string;
+  code: DomainErrorCode;
+  error: string;
+}
+
+/** What an upload admitted: every file's job, and the files refused on their own. */
+export type Admitted = Omit<CompressResponse, "refused"> & { refused: RefusedUpload[] };
 
 /** A job to create: its original and header pixel count, or the reason it was refused. */
 type NewEntry =
   & { name: string; size: number }
-  & ({ original: Blob; pixels: number; charged: boolean; sourceJobId?: string } | { refused: string });
+  & (
+    | { original: Blob; pixels: number; charged: boolean; sourceJobId?: string }
+    | { refused: { code: DomainErrorCode; message: string } }
+  );
 
 /** A refusal's message for the file's own entry, which already shows its name. */
 const withoutName = (message: string, name: string) =>
@@ -103,7 +119,9 @@ export class Admission {
    */
   async openUpload(user: UserRow): Promise<UploadIntake> {
     if (!this.#c.accepting) {
-      throw new ApiError(503, "The server is restarting; please try again in a minute", { "Retry-After": "60" });
+      throw new DomainError("unavailable", "The server is restarting; please try again in a minute", {
+        retryAfterSeconds: 60,
+      });
     }
     const now = this.#c.now();
     const plan = planOf(user, now);
@@ -118,7 +136,7 @@ export class Admission {
   /**
    * Opens one image's upload through the developer API (`POST /api/v1/compress`), with its
    * settings known before the body is read: what `openUpload` refuses, plus a target off the
-   * plan (403) and an account with MAX_API_JOBS_IN_FLIGHT API jobs unfinished (503; ADR 025).
+   * plan (forbidden_plan) and an account with MAX_API_JOBS_IN_FLIGHT API jobs unfinished (unavailable; ADR 025).
    */
   async openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
     refuseTargetOffPlan(planOf(user, this.#c.now()), settings);
@@ -131,10 +149,10 @@ export class Admission {
       const unfinished = await q.countUnfinishedApiJobs(this.#c.db, user.id);
       const arriving = this.#apiArriving.get(user.id) ?? 0; // read after the await: releases happen meanwhile
       if (unfinished + arriving >= MAX_API_JOBS_IN_FLIGHT) {
-        throw new ApiError(
-          503,
+        throw new DomainError(
+          "unavailable",
           `This account already has ${MAX_API_JOBS_IN_FLIGHT} API jobs unfinished; wait for some to end and try again`,
-          { "Retry-After": "5" },
+          { retryAfterSeconds: 5 },
         );
       }
       this.#apiArriving.set(user.id, arriving + 1);
@@ -162,7 +180,7 @@ export class Admission {
    * Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored
    * files. `apiKeyId`: the key that sent it through the developer API (recorded on the batch).
    */
-  async admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<CompressResponse> {
+  async admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<Admitted> {
     const plan = intake.plan;
     const { files, settings } = form;
     refuseTargetOffPlan(plan, settings);
@@ -179,7 +197,7 @@ export class Admission {
       );
     }
     const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
-    if (accepted.length === 0) throw (verdicts[0] as { refused: ApiError }).refused; // as one refused file answers
+    if (accepted.length === 0) throw (verdicts[0] as { refused: DomainError }).refused; // as one refused file answers
 
     const total = accepted.reduce((sum, i) => sum + files[i]!.size, 0);
     // Room was reserved chunk by chunk while the body arrived; only a body larger than its files needs more.
@@ -196,7 +214,11 @@ export class Admission {
       files.map((file, i) => {
         const verdict = verdicts[i]!;
         return "refused" in verdict
-          ? { name: names[i]!, size: file.size, refused: withoutName(verdict.refused.message, names[i]!) }
+          ? {
+            name: names[i]!,
+            size: file.size,
+            refused: { code: verdict.refused.code, message: withoutName(verdict.refused.message, names[i]!) },
+          }
           : { name: names[i]!, size: file.size, original: file, pixels: verdict.pixels, charged: true };
       }),
       day,
@@ -204,7 +226,7 @@ export class Admission {
       () => intake.release(),
     );
     const refused = verdicts.flatMap((v, i) =>
-      "refused" in v ? [{ filename: names[i]!, status: v.refused.status, error: v.refused.message }] : []
+      "refused" in v ? [{ filename: names[i]!, code: v.refused.code, error: v.refused.message }] : []
     );
     return { ...created, refused };
   }
@@ -232,8 +254,8 @@ export class Admission {
     if (held.length === 0) {
       // Worded for every store kind: the bytes went at expiry or with their job, wherever they were kept.
       const kept = retentionPhrase(Math.round(this.#c.ttlMs / 1000));
-      throw new ApiError(
-        410,
+      throw new DomainError(
+        "gone",
         `The originals have been deleted (images are kept for ${kept} after compression); please upload the images again`,
       );
     }
@@ -270,18 +292,18 @@ export class Admission {
 
   async recompressJob(user: UserRow, jobId: string, settings: RecompressSettings): Promise<CompressResponse> {
     const row = await ownedJob(this.#c.db, user.id, jobId);
-    if (row.status !== "completed") throw new ApiError(409, "Only a completed image can be re-compressed");
+    if (row.status !== "completed") throw new DomainError("conflict", "Only a completed image can be re-compressed");
     return this.recompress(user, [row], settings, row.filename);
   }
 
   async recompressBatch(user: UserRow, batchId: string, settings: RecompressSettings): Promise<CompressResponse> {
     const batch = await ownedBatch(this.#c.db, user.id, batchId);
     const rows = (await q.jobsOfBatch(this.#c.db, batch.id)).filter((r) => r.status === "completed");
-    if (rows.length === 0) throw new ApiError(409, "This batch has no completed images to re-compress");
+    if (rows.length === 0) throw new DomainError("conflict", "This batch has no completed images to re-compress");
     return this.recompress(user, rows, settings, `${batch.name} (re-compressed)`);
   }
 
-  /** The admission of `count` units refused: 429 with what is left today. */
+  /** The admission of `count` units refused: the day's quota, with what is left today. */
   async #quotaRefusal(user: UserRow, plan: PlanLimits, day: string, count: number): Promise<never> {
     const left = Math.max(0, plan.dailyCompressions! - await usedOn(this.#c.db, user.id, day));
     throw dailyLimitReached(plan, left, count, this.#c.now());
@@ -327,7 +349,8 @@ export class Admission {
       encoder: null,
       width: null,
       height: null,
-      errorMessage: "refused" in entry ? entry.refused : null,
+      errorMessage: "refused" in entry ? entry.refused.message : null,
+      errorCode: "refused" in entry ? entry.refused.code : null,
       keptOriginal: false,
       scoreDue: false,
       scoresJson: null,
@@ -392,7 +415,7 @@ export class Admission {
       } catch (err) {
         if (isCodecError(err)) reason = err.message;
       }
-      return { refused: new ApiError(415, `'${name}': ${reason}`) };
+      return { refused: new DomainError("unsupported_format", `'${name}': ${reason}`) };
     }
     const survey = await surveyOf(file);
     const pixels = pixelsOf(survey);
@@ -400,8 +423,8 @@ export class Admission {
       const { width, height } = survey.frame;
       const mp = (pixels / 1e6).toFixed(1);
       return {
-        refused: new ApiError(
-          413,
+        refused: new DomainError(
+          "too_many_pixels",
           `'${name}' is ${width}×${height} (${mp} MP); the ${plan.name} plan allows ${plan.maxPixels / 1e6} MP`,
         ),
       };
@@ -409,7 +432,7 @@ export class Admission {
     const problem = structureProblem(survey);
     if (problem) {
       return {
-        refused: new ApiError(problem.code === "metadata_too_large" ? 413 : 422, `'${name}': ${problem.message}`),
+        refused: new DomainError(problem.code, `'${name}': ${problem.message}`, { cause: problem }),
       };
     }
     return { pixels };

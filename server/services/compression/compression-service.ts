@@ -8,6 +8,8 @@
  * call this class; it holds no logic of its own.
  */
 import type { Batch, CompressResponse, Job, PreviewSize, QueueStatus, Usage } from "../../../contract/jobs.ts";
+import type { EndedJob } from "./queries.ts";
+import type { Admitted } from "./admission.ts";
 import type { RecompressSettings, SavedSettings } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import type { UserRow } from "../../../db/schema.ts";
@@ -143,7 +145,7 @@ export class CompressionService {
   openUpload(user: UserRow): Promise<UploadIntake> {
     return this.#admission.openUpload(user);
   }
-  admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<CompressResponse> {
+  admit(user: UserRow, form: UploadForm, intake: UploadIntake, apiKeyId?: string): Promise<Admitted> {
     return this.#admission.admit(user, form, intake, apiKeyId);
   }
   openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
@@ -163,7 +165,7 @@ export class CompressionService {
   job(userId: number, jobId: string): Promise<Job> {
     return this.#queries.job(userId, jobId);
   }
-  awaitEnd(userId: number, jobId: string, signal: AbortSignal): Promise<Job | null> {
+  awaitEnd(userId: number, jobId: string, signal: AbortSignal): Promise<EndedJob | null> {
     return this.#queries.awaitEnd(userId, jobId, signal);
   }
   listBatches(userId: number): Promise<Batch[]> {
@@ -231,15 +233,22 @@ export class CompressionService {
    * Starts the lease timers: the heartbeat (every third of a lease) and adoption of lapsed leases,
    * or on a shared queue the pull (every pollMs), which takes lapsed leases too, and the progress flush.
    */
+  /** A timer's failure, logged (the timer goes on). */
+  #logged(task: string): (err: unknown) => void {
+    return (error) => this.#core.log.error(`${task} failed`, { error });
+  }
+
   startLeaseTimers(): void {
     const { leaseMs } = this.#core;
     this.#timers.push(
-      setInterval(() => void this.heartbeat().catch(console.error), Math.max(1, Math.floor(leaseMs / 3))),
+      setInterval(() => void this.heartbeat().catch(this.#logged("heartbeat")), Math.max(1, Math.floor(leaseMs / 3))),
     );
     if (this.#core.sharedQueue) {
-      this.#timers.push(setInterval(() => void this.#retention.flushProgress().catch(console.error), PROGRESS_MS));
+      this.#timers.push(
+        setInterval(() => void this.#retention.flushProgress().catch(this.#logged("progress flush")), PROGRESS_MS),
+      );
       this.#puller?.start(this.#pollMs);
-    } else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(console.error), leaseMs));
+    } else this.#timers.push(setInterval(() => void this.adoptOrphans().catch(this.#logged("adoption")), leaseMs));
   }
 
   /**

@@ -7,7 +7,7 @@ import {
   canPauseBatch,
   canResumeBatch,
 } from "../../../contract/jobs.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import { ownedBatch, ownedJob, type Queries } from "./queries.ts";
 import type { CompressionCore } from "./core.ts";
 
@@ -48,7 +48,7 @@ export class Controls {
     const refusal = "Only an unfinished batch can be cancelled";
     const batch = await this.#batchThat(canCancelBatch, refusal, userId, batchId);
     const cancelled = await this.#c.transitions.cancelBatch(batch.id, CANCELLABLE_BATCH_STATUSES);
-    if (cancelled === null) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
+    if (cancelled === null) throw new DomainError("conflict", `${refusal}; this one is ${batch.status}`);
     // The database says cancelled first: a run that finishes meanwhile finds its job ended and drops its result.
     this.#c.scheduler.dropQueued((j) => j.batchId === batch.id);
     const { ended } = cancelled;
@@ -59,10 +59,10 @@ export class Controls {
     return this.#queries.batchView(userId, batch.id);
   }
 
-  /** The user's batch (404 otherwise), if its status `allows` the control (409 with `refusal` otherwise). */
+  /** The user's batch (not_found otherwise), if its status `allows` the control (a conflict with `refusal` otherwise). */
   async #batchThat(allows: (s: BatchStatus) => boolean, refusal: string, userId: number, batchId: string) {
     const batch = await ownedBatch(this.#c.db, userId, batchId);
-    if (!allows(batch.status)) throw new ApiError(409, `${refusal}; this one is ${batch.status}`);
+    if (!allows(batch.status)) throw new DomainError("conflict", `${refusal}; this one is ${batch.status}`);
     return batch;
   }
 }

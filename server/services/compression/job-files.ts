@@ -20,6 +20,7 @@ import {
 } from "../../store/mod.ts";
 import type { ImageInput } from "../../../codecs/mod.ts";
 import type { BytesEffect } from "../lifecycle/transitions.ts";
+import { log } from "../../log.ts";
 
 /** A stored part as served: a stream with its size and content type. */
 export interface JobFile {
@@ -102,7 +103,7 @@ export class JobFiles {
     try {
       await deleteJob(this.store, jobId);
     } catch (err) {
-      console.error(`The bytes of job ${jobId} could not be deleted now (the sweep retries):`, err);
+      log.error("job bytes not deleted (the sweep retries)", { job: jobId, error: err });
     }
     const counted = this.#counted.get(jobId) ?? 0;
     this.#counted.delete(jobId);

@@ -24,17 +24,24 @@ import type { Db } from "../../../db/client.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
 import * as q from "../../../db/queries/jobs.ts";
 import { usedOn } from "../../../db/queries/usage.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import { nextUtcMidnight, utcDay } from "./quota-day.ts";
 import { batchSettings, toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 import type { CompressionCore } from "./core.ts";
+import { type JobErrorCode, jobErrorCode } from "../../domain-error.ts";
 
 /**
  * How often a caller waiting for a job reads it when no run on this instance wakes it: only a
  * job run by another instance (a shared queue) needs this.
  */
 export const END_FALLBACK_MS = 500;
+
+/** A job that has ended, as the user sees it, and the code it failed with (null: completed, or a row from before codes). */
+export interface EndedJob {
+  job: Job;
+  errorCode: JobErrorCode | null;
+}
 
 /** A stored file as a response serves it: streamed from the byte store. */
 export interface FileDownload {
@@ -68,16 +75,16 @@ export function isExpired(core: CompressionCore, row: JobRow): boolean {
   return row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= core.now());
 }
 
-/** The user's job, or 404 (another user's id answers as if it did not exist). */
+/** The user's job, or not_found (another user's id answers as if it did not exist). */
 export async function ownedJob(db: Db, userId: number, jobId: string): Promise<JobRow> {
   const row = await q.findJobOfUser(db, jobId, userId);
-  if (!row) throw new ApiError(404, "No such job");
+  if (!row) throw new DomainError("not_found", "No such job");
   return row;
 }
 
 export async function ownedBatch(db: Db, userId: number, batchId: string): Promise<BatchRow> {
   const row = await q.findBatchOfUser(db, batchId, userId);
-  if (!row) throw new ApiError(404, "No such batch");
+  if (!row) throw new DomainError("not_found", "No such batch");
   return row;
 }
 
@@ -103,19 +110,19 @@ export class Queries {
     return rows.map((r) => this.#view(r, settings));
   }
 
-  /** One of the user's jobs as GET /api/jobs lists it (404 for another user's). */
+  /** One of the user's jobs as GET /api/jobs lists it (not_found for another user's). */
   async job(userId: number, jobId: string): Promise<Job> {
     return await this.#jobView(await ownedJob(this.#c.db, userId, jobId));
   }
 
   async #jobView(row: JobRow): Promise<Job> {
     const batch = await q.findBatch(this.#c.db, row.batchId);
-    if (!batch) throw new ApiError(404, "No such job");
+    if (!batch) throw new DomainError("not_found", "No such job");
     return this.#view(row, new Map([[batch.id, batchSettings(batch)]]));
   }
 
   /**
-   * The user's job once it has ended (completed or failed). Woken by the run that ends it on this
+   * The user's job once it has ended (completed or failed), with its failure's code. Woken by the run that ends it on this
    * instance (JobEndings); a job another instance runs is read every `fallbackMs`. Null when the
    * job is deleted meanwhile, or when `signal` aborts first (the client went away: the job goes on).
    */
@@ -124,7 +131,7 @@ export class Queries {
     jobId: string,
     signal: AbortSignal,
     fallbackMs = END_FALLBACK_MS,
-  ): Promise<Job | null> {
+  ): Promise<EndedJob | null> {
     for (;;) {
       // Listen before reading, so an end between the read and the wait is not missed.
       const next = this.#c.endings.next(jobId, fallbackMs, signal);
@@ -134,7 +141,9 @@ export class Queries {
       });
       if (!row || row.status === "completed" || row.status === "error" || signal.aborted) {
         next.cancel();
-        return row && !signal.aborted ? await this.#jobView(row) : null;
+        return row && !signal.aborted
+          ? { job: await this.#jobView(row), errorCode: jobErrorCode(row.errorCode) }
+          : null;
       }
       await next.wait;
     }
@@ -149,10 +158,13 @@ export class Queries {
 
   async download(userId: number, jobId: string): Promise<FileDownload> {
     const row = await ownedJob(this.#c.db, userId, jobId);
-    if (row.status !== "completed") throw new ApiError(409, "The job has not completed yet");
+    if (row.status !== "completed") throw new DomainError("conflict", "The job has not completed yet");
     const file = await this.#resultFile(row);
     if (!file) {
-      throw new ApiError(410, "This result has expired and was deleted from memory; please upload the image again");
+      throw new DomainError(
+        "gone",
+        "This result has expired and was deleted from memory; please upload the image again",
+      );
     }
     return file;
   }
@@ -231,12 +243,15 @@ export class Queries {
   async preview(userId: number, jobId: string, size: PreviewSize = "original"): Promise<FileDownload> {
     const row = await ownedJob(this.#c.db, userId, jobId);
     if (size === "thumb" && row.status !== "completed") {
-      throw new ApiError(409, "The thumbnail is made while the image is processed; this one has not completed yet");
+      throw new DomainError(
+        "conflict",
+        "The thumbnail is made while the image is processed; this one has not completed yet",
+      );
     }
     const file = isExpired(this.#c, row)
       ? null
       : await this.#c.files.get(row.id, size === "thumb" ? "thumbnail" : "original");
-    if (!file) throw new ApiError(410, "The original has been deleted from memory");
+    if (!file) throw new DomainError("gone", "The original has been deleted from memory");
     // Both are JPEGs, whatever the uploaded name said.
     return { ...file, name: downloadName(row.filename, "jpeg") };
   }
@@ -251,14 +266,14 @@ export class Queries {
     const own = new Set((await q.jobsOfBatch(this.#c.db, batch.id)).map((r) => r.sourceJobId ?? r.id));
     const rows = (await q.listJobsForUser(this.#c.db, userId)).filter((r) => own.has(r.sourceJobId ?? r.id));
     const files = await this.#zipFiles(rows, versions);
-    if (files.length === 0) throw new ApiError(409, "This batch has no completed images to download");
+    if (files.length === 0) throw new DomainError("conflict", "This batch has no completed images to download");
     return { name: safeFileName(batch.name).replace(/\.(jpe?g|jfif)$/i, ""), files };
   }
 
   /** "Download all": each photo's latest result still held (or every version), newest first, as one ZIP. */
   async allResults(userId: number, versions: ZipVersions = "latest"): Promise<{ name: string; files: ZipFile[] }> {
     const files = await this.#zipFiles(await q.listJobsForUser(this.#c.db, userId), versions);
-    if (files.length === 0) throw new ApiError(409, "There are no completed images to download");
+    if (files.length === 0) throw new DomainError("conflict", "There are no completed images to download");
     const day = utcDay(this.#c.now());
     return { name: allResultsZipName(day, files.length, versions === "all"), files };
   }

@@ -58,7 +58,7 @@ export class QueuePuller {
     this.#running = (async () => {
       do {
         this.#again = false;
-        await this.pull().catch((err) => console.error("Pulling queued jobs failed:", err));
+        await this.pull().catch((error) => this.#c.log.error("pulling queued jobs failed", { error }));
       } while (this.#again && !this.#closed);
     })().finally(() => (this.#running = null));
   }

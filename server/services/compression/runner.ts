@@ -13,7 +13,8 @@ import { findUserById } from "../../../db/queries/users.ts";
 import { isCodecError } from "../../../codecs/mod.ts";
 import { formatOfMimeType } from "../../../contract/formats.ts";
 import type { QueuedJob } from "../scheduling/policy.ts";
-import { UNEXPECTED_MESSAGE } from "../lifecycle/transitions.ts";
+import { type JobFailure, UNEXPECTED_MESSAGE } from "../lifecycle/transitions.ts";
+import type { JobErrorCode } from "../../domain-error.ts";
 import { batchSettings } from "./views.ts";
 import { packWebSet } from "./web-set-pack.ts";
 import type { CompressionCore } from "./core.ts";
@@ -30,8 +31,12 @@ export const SCORE_TASK = "score:";
 export const measuringJobIds = (taskIds: string[]): string[] =>
   taskIds.filter((id) => id.startsWith(SCORE_TASK)).map((id) => id.slice(SCORE_TASK.length));
 
-/** A job that cannot go on, with the message its card shows. */
-class JobEnded extends Error {}
+/** A job that cannot go on, with its code and the message its card shows. */
+class JobEnded extends Error {
+  constructor(readonly code: JobErrorCode, message: string) {
+    super(message);
+  }
+}
 
 export class Runner {
   #c: CompressionCore;
@@ -45,7 +50,7 @@ export class Runner {
     if (!batch) return;
     const owner = this.#c.instanceId;
     if (!await this.#c.files.has(queued.jobId, "original")) {
-      return this.#fail(queued.jobId, batch.id, ORIGINAL_GONE);
+      return this.#fail(queued.jobId, batch.id, { code: "original_gone", message: ORIGINAL_GONE });
     }
     const row = batch.status === "paused"
       ? null
@@ -65,7 +70,7 @@ export class Runner {
       const user = await findUserById(this.#c.db, row.userId);
       const plan = user ? planOf(user, this.#c.now()) : PLANS.free;
       const original = await this.#c.files.forCodec(row.id, "original");
-      if (!original) throw new JobEnded(ORIGINAL_GONE);
+      if (!original) throw new JobEnded("original_gone", ORIGINAL_GONE);
       const outcome = await this.#c.compressor.compress(original, settings, {
         signal,
         maxPixels: plan.maxPixels,
@@ -112,16 +117,24 @@ export class Runner {
       }
     } catch (err) {
       if (signal.aborted) return; // the canceller records the outcome
-      const message = isCodecError(err) || err instanceof JobEnded ? err.message : UNEXPECTED_MESSAGE;
-      if (!isCodecError(err) && !(err instanceof JobEnded)) console.error(`Job ${row.id} failed:`, err);
+      const failure: JobFailure = isCodecError(err)
+        ? { code: err.code, message: err.message }
+        : err instanceof JobEnded
+        ? { code: err.code, message: err.message }
+        : { code: "unexpected", message: UNEXPECTED_MESSAGE };
+      if (failure.code === "unexpected") this.#c.log.error("job failed", { job: row.id, error: err });
       ended = true;
-      await this.#fail(row.id, batch.id, message);
+      await this.#fail(row.id, batch.id, failure);
       return;
     } finally {
       this.#log("end", row.id);
       this.#c.progress.delete(row.id);
       // Aborted (cancelled, deleted, lease lost: a no-op then) or a transition that threw.
-      if (!ended) await this.#c.leases.release(row.id, owner).catch((err) => console.error(err));
+      if (!ended) {
+        await this.#c.leases.release(row.id, owner).catch((err) =>
+          this.#c.log.error("job lease not released", { job: row.id, error: err })
+        );
+      }
       this.#c.endings.ended([row.id]);
     }
     if (scoreDue) this.queueScore(row.id, queued.pixels);
@@ -156,7 +169,7 @@ export class Runner {
       await c.transitions.scoreArrived(jobId, JSON.stringify(scores));
     } catch (err) {
       if (signal.aborted) return; // shutting down
-      console.error(`Job ${jobId} could not be scored:`, err);
+      c.log.error("job not scored", { job: jobId, error: err });
       // The result stays downloadable; the card says it has no measurement.
       await c.transitions.scoreArrived(jobId, null);
     }
@@ -180,14 +193,14 @@ export class Runner {
   }
 
   /** Ends an unfinished job in error, gives its unit back and frees its bytes; pauses its batch if asked. */
-  async #fail(jobId: string, batchId: string, message: string): Promise<void> {
+  async #fail(jobId: string, batchId: string, failure: JobFailure): Promise<void> {
     let outcome;
     try {
-      outcome = await this.#c.transitions.fail(jobId, message, this.#c.instanceId);
+      outcome = await this.#c.transitions.fail(jobId, failure, this.#c.instanceId);
     } catch (err) {
       // The database refused even the failure: the job stays as it is until the next start
       // (or its lease expires) and is ended then; its bytes stay for that.
-      console.error(`Job ${jobId} could not be marked failed:`, err);
+      this.#c.log.error("job not marked failed", { job: jobId, error: err });
       return;
     }
     // Not failed here (no longer ours): whoever ended or holds it owns its bytes, and none are named.

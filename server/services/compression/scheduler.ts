@@ -5,6 +5,7 @@
  */
 import { nextJob, type QueuedJob, type QueueState } from "../scheduling/policy.ts";
 import type { OutputFormat } from "../../../contract/formats.ts";
+import { log } from "../../log.ts";
 
 /**
  * Times the first job in line may be passed over by smaller ones while it
@@ -217,7 +218,7 @@ export class Scheduler {
   #startBackground(task: BackgroundTask): void {
     const controller = new AbortController();
     const done = task.run(controller.signal)
-      .catch((err) => console.error(`Background task ${task.id} failed:`, err))
+      .catch((error) => log.error("background task failed", { task: task.id, error }))
       .finally(() => {
         this.#runningBackground.delete(task.id);
         this.#dispatch();
@@ -230,7 +231,7 @@ export class Scheduler {
     this.#lastServed.set(job.userId, ++this.#tick);
     const controller = new AbortController();
     const done = this.run(job, controller.signal)
-      .catch((err) => console.error(`Job ${job.jobId} runner failed:`, err))
+      .catch((error) => log.error("job runner failed", { job: job.jobId, error }))
       .finally(() => {
         this.#running.delete(job.jobId);
         this.#backgroundAfter = Date.now() + this.backgroundDelayMs;

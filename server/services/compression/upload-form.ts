@@ -5,7 +5,7 @@ import {
   savedSettingsSchema,
   settingsFromFields,
 } from "../../../contract/settings.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import { parseInput } from "../validation.ts";
 
 export interface UploadForm {
@@ -20,7 +20,7 @@ export type MultipartBody = Record<string, string | File | (string | File)[]>;
 export function readUploadForm(body: MultipartBody): UploadForm {
   const raw = body["images"];
   const files = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is File => v instanceof File);
-  if (files.length === 0) throw new ApiError(400, "images: attach at least one JPEG file");
+  if (files.length === 0) throw new DomainError("invalid_input", "images: attach at least one JPEG file");
 
   const scalars: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {

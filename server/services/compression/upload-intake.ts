@@ -5,36 +5,43 @@
  * upload is cut off where it goes wrong instead of being read to its end.
  */
 import { MB, type PlanLimits } from "../../../contract/plans.ts";
-import { ApiError } from "../../http-error.ts";
+import { DomainError } from "../../domain-error.ts";
 import type { Reservation } from "../../store/mod.ts";
 import { nextUtcMidnight } from "./quota-day.ts";
 
 export const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 export const storeFull = () =>
-  new ApiError(503, "The server is busy with other images; please try again in a minute", { "Retry-After": "60" });
+  new DomainError("unavailable", "The server is busy with other images; please try again in a minute", {
+    retryAfterSeconds: 60,
+  });
 
 /** `count` is the files in the upload, or "N or more" when it is cut off at the Nth. */
 export const tooManyFiles = (plan: PlanLimits, count: number | string) =>
-  new ApiError(
-    400,
+  new DomainError(
+    "invalid_input",
     `Too many files: ${count} in one upload; the ${plan.name} plan allows ${plan.maxFilesPerUpload}`,
   );
 
-/** 429 with what is left today, and `Retry-After` until the quota resets at UTC midnight. */
-export function dailyLimitReached(plan: PlanLimits, left: number, inUpload: number | string, nowMs: number): ApiError {
+/** The day's quota is used: what is left today, and when to try again (the quota resets at UTC midnight). */
+export function dailyLimitReached(
+  plan: PlanLimits,
+  left: number,
+  inUpload: number | string,
+  nowMs: number,
+): DomainError {
   const detail = left > 0 ? ` (${left} left today, ${inUpload} in this upload)` : "";
   const retryAfter = Math.max(1, Math.ceil((nextUtcMidnight(nowMs).getTime() - nowMs) / 1000));
-  return new ApiError(
-    429,
+  return new DomainError(
+    "quota_exceeded",
     `Daily limit reached: ${plan.dailyCompressions} compressions per day on the free plan${detail}`,
-    { "Retry-After": String(retryAfter) },
+    { retryAfterSeconds: retryAfter },
   );
 }
 
 export const fileTooLarge = (plan: PlanLimits, name?: string, size?: number) =>
-  new ApiError(
-    413,
+  new DomainError(
+    "too_large",
     name !== undefined && size !== undefined
       ? `'${name}' is ${mb(size)}; the ${plan.name} plan allows ${mb(plan.maxFileBytes)} per file`
       : `A file is larger than ${mb(plan.maxFileBytes)}, the most the ${plan.name} plan allows per file`,
@@ -61,7 +68,7 @@ export class UploadIntake {
     if (!this.reservation.grow(contentLength)) throw storeFull();
   }
 
-  /** Counts a chunk as it arrives; reserves what goes past the room already held (503 when there is none). */
+  /** Counts a chunk as it arrives; reserves what goes past the room already held (refused when there is none). */
   take(bytes: number): void {
     this.#received += bytes;
     const more = this.#received - this.reservation.bytes;
@@ -76,7 +83,7 @@ export class UploadIntake {
     }
   }
 
-  fileTooLarge(): ApiError {
+  fileTooLarge(): DomainError {
     return fileTooLarge(this.plan);
   }
 

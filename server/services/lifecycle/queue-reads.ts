@@ -10,6 +10,7 @@ import type { BatchPriority } from "../../../contract/settings.ts";
 import type { Db } from "../../../db/client.ts";
 import { BATCH_PRIORITY_RANK } from "../scheduling/policy.ts";
 import { batchOption, leaseFree, leaseHeld } from "./sql.ts";
+import { premiumNowSql } from "../billing/effective-status.ts";
 
 /** A job the shared queue offers: enough to order it and to claim it. */
 export interface ClaimableJob {
@@ -37,6 +38,8 @@ export class QueueReads {
    * others'). Ordered by the scheduling policy's keys (scheduling/policy.ts): Premium first, then
    * the user with the fewest jobs in work, then the batch's priority, then the oldest. A read: the
    * pull applies the policy itself to what this offers and takes each job with `claim`, which decides.
+   * Premium is the user's plan now by `planOf`'s rule (billing/effective-status.ts `premiumNowSql`):
+   * a subscription whose period ended without renewal is free work before any webhook says so.
    */
   async claimable(limit: number, perUser = 16): Promise<ClaimableJob[]> {
     const now = this.now();
@@ -46,7 +49,7 @@ export class QueueReads {
       SELECT jobId, userId, batchId, pixels, bytes, settingsJson, batchPriority, maxConcurrent, createdAt, seq FROM (
         SELECT j.id AS jobId, j.user_id AS userId, j.batch_id AS batchId, j.pixels AS pixels, j.original_size AS bytes, b.settings_json AS settingsJson,
                ${batchOption("priority", "b")} AS batchPriority, ${batchOption("maxConcurrent", "b")} AS maxConcurrent,
-               u.subscription_status IN ('active', 'trialing') AS premium, ${batchRank} AS rank,
+               ${premiumNowSql(now, "u")} AS premium, ${batchRank} AS rank,
                (SELECT count(*) FROM jobs h WHERE h.user_id = j.user_id AND h.status IN ('pending', 'processing')
                  AND ${leaseHeld(now, "h")}) AS inWork,
                j.created_at AS createdAt, j.seq AS seq,

@@ -28,10 +28,17 @@ import type { Db } from "../../../db/client.ts";
 import { batches, type BatchRow, type JobRow, jobs } from "../../../db/schema.ts";
 import { refreshBatch, refreshBatchOfJob } from "./batch-status.ts";
 import { batchOption, NO_LEASE, runBatch, UNFINISHED } from "./sql.ts";
+import type { JobErrorCode } from "../../domain-error.ts";
 
 export const RESTART_MESSAGE = "The server restarted before this image was processed; please upload it again";
 export const CANCELLED_MESSAGE = "Cancelled before it finished";
 export const UNEXPECTED_MESSAGE = "Compression failed unexpectedly; please try again";
+
+/** Why a job failed: its code (stored in `error_code`, what the API maps to a status) and the message its card shows. */
+export interface JobFailure {
+  code: JobErrorCode;
+  message: string;
+}
 
 /**
  * What a transition decided about stored bytes: the jobs whose bytes must go now that it has
@@ -219,7 +226,7 @@ export class Transitions {
   }
 
   /**
-   * fail: an unfinished job ends in error with `message` and gives its unit back (a refund, within
+   * fail: an unfinished job ends in error with the failure's code and message and gives its unit back (a refund, within
    * the day's cap); a batch set to pause on errors pauses. Answers whether the job was unfinished
    * (so the transition applied) and whether its batch paused. With `owner`, only while that
    * instance still holds the job. A failed job's bytes go; when the transition did not apply, they
@@ -227,7 +234,7 @@ export class Transitions {
    */
   async fail(
     jobId: string,
-    message: string,
+    failure: JobFailure,
     owner?: string,
   ): Promise<{ failed: boolean; paused: boolean } & BytesEffect> {
     const ours = owner === undefined ? sql`1` : sql`jobs.lease_owner = ${owner}`;
@@ -239,7 +246,7 @@ export class Transitions {
           AND id = (SELECT batch_id FROM jobs WHERE id = ${jobId} AND status IN ('pending', 'processing') AND ${ours})`),
       ...this.#giveBack([jobId], "refund", guard),
       ...this.#clearMarks([jobId]),
-      this.db.update(jobs).set({ status: "error", errorMessage: message, ...NO_LEASE })
+      this.db.update(jobs).set({ status: "error", errorMessage: failure.message, errorCode: failure.code, ...NO_LEASE })
         .where(and(eq(jobs.id, jobId), guard)).returning({ id: jobs.id }),
       refreshBatchOfJob(this.db, jobId),
     ]);
@@ -272,7 +279,12 @@ export class Transitions {
       ...this.#giveBack(open, "refund", guard),
       ...this.#clearMarks(open),
       // Jobs admitted after the read above cannot exist: a batch's jobs are created with it.
-      this.db.update(jobs).set({ status: "error", errorMessage: CANCELLED_MESSAGE, ...NO_LEASE })
+      this.db.update(jobs).set({
+        status: "error",
+        errorMessage: CANCELLED_MESSAGE,
+        errorCode: "cancelled",
+        ...NO_LEASE,
+      })
         .where(and(eq(jobs.batchId, batchId), guard)).returning({ id: jobs.id }),
     ]);
     if ((results[0] as unknown[]).length === 0) return null;
@@ -307,7 +319,7 @@ export class Transitions {
     await this.#run([
       ...this.#giveBack([job.id], "refund", sql`${jobs.status} <> 'completed'`),
       this.db.delete(jobs).where(eq(jobs.id, job.id)),
-      // A batch whose last job is gone goes too: no empty "0 of N" rows or ZIP links that answer 409.
+      // A batch whose last job is gone goes too: no empty "0 of N" rows or ZIP links that are refused.
       this.db.run(sql`DELETE FROM batches WHERE id = ${job.batchId}
         AND NOT EXISTS (SELECT 1 FROM jobs WHERE batch_id = ${job.batchId})`),
       refreshBatch(this.db, job.batchId),
@@ -351,7 +363,8 @@ export class Transitions {
         AND id IN (SELECT batch_id FROM jobs WHERE id IN ${jobIds} AND status IN ('pending', 'processing'))`),
       ...this.#giveBack(jobIds, "release", guard),
       ...this.#clearMarks(jobIds),
-      this.db.update(jobs).set({ status: "error", errorMessage: RESTART_MESSAGE, charged: false, ...NO_LEASE })
+      this.db.update(jobs)
+        .set({ status: "error", errorMessage: RESTART_MESSAGE, errorCode: "restarted", charged: false, ...NO_LEASE })
         .where(and(inArray(jobs.id, jobIds), guard)),
       ...[...new Set(jobIds)].map((id) => refreshBatchOfJob(this.db, id)),
     ]);
