@@ -3,9 +3,11 @@
  * upgrade link on the free plan), the card's files, page weight, "Copy HTML" with its `sizes`, and the ZIP.
  */
 import assert from "node:assert/strict";
+import { OUTPUT_FORMATS } from "../../contract/formats.ts";
 import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { openSettings, photo, savedAfter, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 /** Free → Subscribe Now → the local test checkout → Pay → back on the compressor as Premium. */
@@ -62,7 +64,11 @@ e2eSuite("web sets in the browser", async ({ server, newPage, step }) => {
         assert.equal(await summaryText(page), "Auto quality · web set: 4 widths × AVIF, JPEG · metadata stripped");
         const widths = section.getByRole("group", { name: /Widths/ });
         const formats = section.getByRole("group", { name: "Formats" });
-        assert.equal(await formats.getByRole("checkbox").count(), 3, "every output format of the manifest");
+        assert.equal(
+          await formats.getByRole("checkbox").count(),
+          OUTPUT_FORMATS.length,
+          "every format of the manifest",
+        );
         sent = await savedAfter(page, () => widths.getByLabel("2560", { exact: true }).uncheck());
         assert.deepEqual(sent.widths, [640, 1280, 1920]);
         sent = await savedAfter(page, () => formats.getByLabel("WebP", { exact: true }).check());
@@ -161,8 +167,8 @@ e2eSuite("web sets in the browser", async ({ server, newPage, step }) => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
         assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
         const table = card.getByTestId("web-set").locator("table");
-        const tableBox = (await table.boundingBox())!;
-        const cardBox = (await card.boundingBox())!;
+        const tableBox = await settledBox(table);
+        const cardBox = await settledBox(card);
         assert.ok(tableBox.x + tableBox.width <= cardBox.x + cardBox.width, "the table fits in the card");
         await page.context().close();
       },

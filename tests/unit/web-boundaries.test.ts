@@ -1,6 +1,8 @@
 /**
- * The web app's boundaries (DESIGN §1): it talks to the server only through web/src/api, and a
- * feature uses another feature only through that feature's index.ts.
+ * The web app's boundaries (DESIGN §1): it talks to the server only through web/src/api, a
+ * feature uses another feature only through that feature's index.ts, and the shared code
+ * (web/src/components, web/src/lib) uses no feature and not the app: imports go one way,
+ * shared → features → app.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
@@ -9,6 +11,8 @@ import { fileURLToPath } from "node:url";
 const SRC = fileURLToPath(new URL("../../web/src/", import.meta.url));
 const API = join(SRC, "api");
 const FEATURES = join(SRC, "features");
+const APP = join(SRC, "app");
+const SHARED = [join(SRC, "components"), join(SRC, "lib")];
 const API_PATH = "/api/";
 
 async function* files(dir: string): AsyncGenerator<string> {
@@ -23,6 +27,18 @@ async function* files(dir: string): AsyncGenerator<string> {
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])([^"']+)\2/g;
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + "/");
+
+/** Each relative import of a .ts or .tsx file below `dir`, with the file it resolves to. */
+async function* relativeImports(dir: string) {
+  for await (const path of files(dir)) {
+    if (!/\.tsx?$/.test(path)) continue;
+    const text = await Deno.readTextFile(path);
+    for (const match of text.matchAll(SPECIFIER)) {
+      const spec = match[3]!;
+      if (spec.startsWith(".")) yield { path, text, spec, index: match.index, target: resolve(dirname(path), spec) };
+    }
+  }
+}
 const where = (path: string, text: string, index: number) =>
   `${relative(SRC, path)}:${text.slice(0, index).split("\n").length}`;
 
@@ -46,21 +62,23 @@ Deno.test("no file of the web app outside web/src/api contains /api/", async () 
 
 Deno.test("a feature imports another feature only through its index.ts, and never its own", async () => {
   const found: string[] = [];
-  for await (const path of files(FEATURES)) {
-    if (!/\.tsx?$/.test(path)) continue;
+  for await (const { path, text, spec, index, target } of relativeImports(FEATURES)) {
+    if (!inside(target, FEATURES)) continue;
     const feature = relative(FEATURES, path).split("/")[0]!;
-    const text = await Deno.readTextFile(path);
-    for (const match of text.matchAll(SPECIFIER)) {
-      const spec = match[3]!;
-      if (!spec.startsWith(".")) continue;
-      const target = resolve(dirname(path), spec);
-      if (!inside(target, FEATURES)) continue;
-      const [other, ...rest] = relative(FEATURES, target).split("/");
-      const isIndex = rest.join("/") === "index.ts";
-      if (other === feature ? isIndex : !isIndex) {
-        found.push(`${where(path, text, match.index)}: ${spec}`);
-      }
-    }
+    const [other, ...rest] = relative(FEATURES, target).split("/");
+    const isIndex = rest.join("/") === "index.ts";
+    if (other === feature ? isIndex : !isIndex) found.push(`${where(path, text, index)}: ${spec}`);
   }
   assert.deepEqual(found, [], `imports past a feature's index.ts:\n  ${found.join("\n  ")}`);
+});
+
+Deno.test("shared components and lib import no feature and not the app", async () => {
+  // Page composition that wires features together lives in web/src/app (e.g. the signed-in header).
+  const found: string[] = [];
+  for (const dir of SHARED) {
+    for await (const { path, text, spec, index, target } of relativeImports(dir)) {
+      if (inside(target, FEATURES) || inside(target, APP)) found.push(`${where(path, text, index)}: ${spec}`);
+    }
+  }
+  assert.deepEqual(found, [], `shared code importing a feature or the app:\n  ${found.join("\n  ")}`);
 });

@@ -17,7 +17,7 @@ import type {
   Usage,
 } from "../../../contract/jobs.ts";
 import type { RecompressRequest, RecompressSettings, SavedSettings } from "../../../contract/settings.ts";
-import { apiJson, apiRequest } from "./client.ts";
+import { apiJson, apiRequest, throwIfNotOk } from "./client.ts";
 
 const at = encodeURIComponent;
 
@@ -66,6 +66,22 @@ export const downloadUrl = (id: string) => `/api/download/${at(id)}`;
 export const previewUrl = (id: string, size: PreviewSize = "original") =>
   `/api/preview/${at(id)}${size === "original" ? "" : `?size=${size}`}`;
 export const fetchResult = (id: string) => apiRequest("GET", downloadUrl(id));
+/** A JPEG XL result as the JPEG it holds (the same pixels), for Compare: browsers may not show JPEG XL. */
+export const heldJpegUrl = (id: string) => `${downloadUrl(id)}?as=jpeg`;
+
+// Restore (issue 32)
+
+/** A .jxl made from a JPEG → that JPEG, byte for byte; the answer names it (`photo.jpg`). */
+export async function restoreJpeg(file: File): Promise<Response> {
+  const res = await fetch(`/api/restore?name=${at(file.name)}`, {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "image/jxl" },
+    body: file,
+  });
+  await throwIfNotOk(res);
+  return res;
+}
 /**
  * Every photo's latest completed result in one ZIP (409 when there is none); `"all"`: every version
  * still held, each named by its settings (`beach.q70.jpg`).

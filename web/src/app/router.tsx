@@ -1,6 +1,5 @@
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { paths } from "../../../contract/routes.ts";
-import { AppHeader } from "../components/layout/app-header.tsx";
 import { useUser } from "../features/auth/index.ts";
 import { NotFoundPage } from "../features/misc/index.ts";
 import { AboutPage, ContactPage, LandingPage, PrivacyPage } from "../features/public/index.ts";
@@ -8,6 +7,7 @@ import { ArticlePage, ArticlesPage } from "../features/articles/index.ts";
 import { DevelopersPage } from "../features/developers/index.ts";
 import { QueryError } from "../components/ui/query-state.tsx";
 import { toast } from "../components/ui/use-toast.ts";
+import { SignedInLayout } from "./signed-in-layout.tsx";
 import { type ComponentType, lazy, Suspense, useEffect } from "react";
 
 /** A page loaded on demand, with the spinner while its chunk loads. */
@@ -23,7 +23,7 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): Comp
 // Auth and signed-in screens load on demand: the prerendered public pages stay light. The auth and
 // billing pages are not in their features' index.ts, which the first bundle imports.
 const AuthPage = lazyPage(() => import("../features/auth/components/auth-page.tsx").then((m) => m.AuthPage));
-const CompressorPage = lazyPage(() => import("../features/compressor/index.ts").then((m) => m.CompressorPage));
+const CompressorPage = lazyPage(() => import("./compressor-page.tsx").then((m) => m.CompressorPage));
 const SubscribePage = lazyPage(() =>
   import("../features/billing/components/subscribe-page.tsx").then((m) => m.SubscribePage)
 );
@@ -37,37 +37,6 @@ function Loading() {
       <span className="h-8 w-8 animate-spin rounded-full border-4 border-brand-600 border-t-transparent" />
       <span className="sr-only">Loading</span>
     </div>
-  );
-}
-
-/** The first stop of the Tab key on the compressor page: straight past the header to the work. */
-function SkipLink() {
-  const [location] = useLocation();
-  if (location !== paths.home) return null;
-  return (
-    <a
-      href="#compressor"
-      className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
-      onClick={(e) => {
-        // The target is focused (not just scrolled to), so the next Tab continues inside it.
-        e.preventDefault();
-        const main = document.getElementById("compressor");
-        main?.focus();
-        main?.scrollIntoView({ block: "start" });
-      }}
-    >
-      Skip to the compressor
-    </a>
-  );
-}
-
-function SignedInLayout({ children }: { children: React.ReactNode }) {
-  return (
-    <>
-      <SkipLink />
-      <AppHeader />
-      {children}
-    </>
   );
 }
 

@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { Link } from "wouter";
-import { displayName, isPremium } from "../../../../contract/accounts.ts";
+import { displayName, isPremium, type User } from "../../../../contract/accounts.ts";
 import { paths } from "../../../../contract/routes.ts";
-import { useLogout, useLogoutOthers, useUser } from "../../features/auth/index.ts";
 import { Button } from "../ui/button.tsx";
 import { MenuToggle } from "./menu-toggle.tsx";
 
@@ -13,16 +12,21 @@ const LINKS = [
   { href: paths.contact, label: "Contact" },
 ];
 
+/** What the header does for the account: sign out, everywhere else too, and whether each is under way. */
+export interface AccountActions {
+  signOut: () => void;
+  signingOut: boolean;
+  signOutOthers: () => void;
+  signingOutOthers: boolean;
+}
+
 /**
  * The signed-in header (spec §2): links, upgrade, who is signed in (with the account's links: Developer
- * for API keys, Sign out other sessions), Sign Out; a menu under 768 px.
+ * for API keys, Sign out other sessions), Sign Out; a menu under 768 px. The app wires it to the account
+ * (`app/signed-in-layout.tsx`): a shared component uses no feature.
  */
-export function AppHeader() {
-  const { user } = useUser();
-  const logout = useLogout();
-  const logoutOthers = useLogoutOthers();
+export function AppHeader({ user, actions }: { user: User; actions: AccountActions }) {
   const [open, setOpen] = useState(false);
-  if (!user) return null;
   const premium = isPremium(user.subscriptionStatus);
 
   const account = (
@@ -41,14 +45,14 @@ export function AppHeader() {
           <button
             type="button"
             className="text-brand-700 underline-offset-2 hover:underline disabled:opacity-50"
-            onClick={() => logoutOthers.mutate()}
-            disabled={logoutOthers.isPending}
+            onClick={actions.signOutOthers}
+            disabled={actions.signingOutOthers}
           >
             Sign out other sessions
           </button>
         </div>
       </div>
-      <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+      <Button variant="secondary" size="sm" onClick={actions.signOut} disabled={actions.signingOut}>
         Sign Out
       </Button>
     </>

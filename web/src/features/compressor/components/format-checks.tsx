@@ -27,18 +27,20 @@ export function Check(
  * those format=auto may choose between. Both are the one `formats` setting.
  */
 export function FormatChecks(
-  { id, label, formats, onChange }: {
+  { id, label, formats, onChange, choices = OUTPUT_FORMATS }: {
     id: string;
     label: string;
     formats: readonly OutputFormat[];
     onChange: (formats: OutputFormat[]) => void;
+    /** The formats offered (default every one of the manifest). */
+    choices?: readonly OutputFormat[];
   },
 ) {
   return (
     <div role="group" aria-labelledby={id} className="space-y-1.5">
       <p id={id} className="text-xs text-slate-600">{label}</p>
       <div className="flex flex-wrap gap-x-4 gap-y-1.5">
-        {OUTPUT_FORMATS.map((f) => {
+        {choices.map((f) => {
           const checked = formats.includes(f);
           return (
             <Check

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { PremiumFieldset } from "./premium-fieldset.tsx";
+import { PremiumFieldset } from "../../../components/premium-fieldset.tsx";
 import { Link } from "wouter";
 import type { OutputFormat } from "../../../../../contract/formats.ts";
 import { Check, FormatChecks } from "./format-checks.tsx";

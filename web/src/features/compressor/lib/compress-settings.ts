@@ -1,4 +1,5 @@
 import { type Encoder, fittingEncoder } from "../../../../../contract/formats.ts";
+import { sendable } from "../../../lib/sendable-settings.ts";
 import type { SavedSettings } from "../data/settings.ts";
 
 /**
@@ -12,12 +13,11 @@ export const encoderFor = (s: Pick<SavedSettings, "format" | "encoder">): Encode
 export const savableSettings = (s: SavedSettings): SavedSettings => ({ ...s, encoder: encoderFor(s) });
 
 /**
- * The panel's settings as an upload or a re-compression sends them (what is on screen is what runs):
- * the encoder fits the format, and a target and a web set's widths only on Premium (the server refuses
- * both on the free plan: a set saved while Premium is not sent once the plan has ended).
+ * The panel's settings as an upload or a re-compression sends them: the shared rule (`sendable`: the
+ * encoder fits the format, a target only on Premium), and a web set's widths only on Premium too (the
+ * server refuses both on the free plan: a set saved while Premium is not sent once the plan has ended).
  */
 export const sendableSettings = (s: SavedSettings, premium: boolean): SavedSettings => ({
-  ...savableSettings(s),
-  target: premium ? s.target : null,
+  ...sendable(s, premium),
   widths: premium ? s.widths : null,
 });

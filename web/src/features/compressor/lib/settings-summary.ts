@@ -19,6 +19,7 @@ export function settingsSummary(settings: SavedSettings, premium: boolean): stri
     const metadata = settings.stripMetadata ? "metadata stripped" : "metadata kept";
     return [qualityText(settings.quality, t ?? { kind: "auto" }), set, metadata].join(" · ");
   }
+  if (settings.format === "jxl" && settings.archive) return "Archive: each upload itself as JPEG XL, untouched";
   if (settings.format === AUTO_FORMAT) {
     // The smallest of the allowed formats at the score (auto without a target); each keeps what its format holds.
     const metadata = settings.stripMetadata ? "metadata stripped" : "metadata kept";

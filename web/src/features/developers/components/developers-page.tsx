@@ -218,33 +218,39 @@ export function DevelopersPage() {
           </p>
         </Section>
 
-        <Section id="cli">
-          <p>
-            The command-line client speaks this API. It compresses files and whole folders (every .jpg and .jpeg inside,
-            keeping the folder layout), waits and retries after a 429 or 503 as <C>Retry-After</C>{" "}
-            says, and exits with a non-zero status when the key is refused or a file fails, so it fits in a build
-            script. It reads the key from <C>SQUEEZE_API_KEY</C> and the server from <C>SQUEEZE_API_URL</C> (default
-            {" "}
-            <C>{CLI_DEFAULT_URL}</C>). It comes with the SqueezeJPEG source: run it with{" "}
-            <C>deno task cli</C>, or build a standalone <C>squeeze</C> binary with <C>deno task compile:cli</C>.
-          </p>
-          <CodeBlock caption="Compress a folder, then two files with a target" code={cliExample(origin)} copy />
-          <p>
-            Usage: <C>deno task cli compress PATH... --out DIR [options]</C>
-          </p>
-          <Table
-            label="CLI options"
-            head={["Option", "What it does"]}
-            rows={CLI_OPTIONS.map((o) => [<C key="f">{o.flag}</C>, o.what])}
-          />
-          <Table
-            label="CLI exit statuses"
-            head={["Exit status", "Means"]}
-            rows={CLI_EXIT_CODES.map((e) => [<strong key="c">{e.code}</strong>, e.what])}
-          />
-        </Section>
+        <CliSection origin={origin} />
       </article>
     </PublicLayout>
+  );
+}
+
+/** The command-line client: what it does, how to run it, its options and exit statuses. */
+function CliSection({ origin }: { origin: string }) {
+  return (
+    <Section id="cli">
+      <p>
+        The command-line client speaks this API. It compresses files and whole folders (every .jpg and .jpeg inside,
+        keeping the folder layout), waits and retries after a 429 or 503 as <C>Retry-After</C>{" "}
+        says, and exits with a non-zero status when the key is refused or a file fails, so it fits in a build script. It
+        reads the key from <C>SQUEEZE_API_KEY</C> and the server from <C>SQUEEZE_API_URL</C> (default{" "}
+        <C>{CLI_DEFAULT_URL}</C>). It comes with the SqueezeJPEG source: run it with{" "}
+        <C>deno task cli</C>, or build a standalone <C>squeeze</C> binary with <C>deno task compile:cli</C>.
+      </p>
+      <CodeBlock caption="Compress a folder, then two files with a target" code={cliExample(origin)} copy />
+      <p>
+        Usage: <C>deno task cli compress PATH... --out DIR [options]</C>
+      </p>
+      <Table
+        label="CLI options"
+        head={["Option", "What it does"]}
+        rows={CLI_OPTIONS.map((o) => [<C key="f">{o.flag}</C>, o.what])}
+      />
+      <Table
+        label="CLI exit statuses"
+        head={["Exit status", "Means"]}
+        rows={CLI_EXIT_CODES.map((e) => [<strong key="c">{e.code}</strong>, e.what])}
+      />
+    </Section>
   );
 }
 

@@ -216,6 +216,12 @@ function MeasuredScore({ job }: { job: Job }) {
   );
 }
 
+/** "JPEG 412 KB → JPEG XL 338 KB, −18%, same pixels": a JPEG XL result and the JPEG it holds. */
+export const heldText = (held: number, size: number): string =>
+  `JPEG ${formatBytes(held)} → JPEG XL ${formatBytes(size)}, −${
+    Math.round((1 - size / held) * 100)
+  }%, same pixels (restorable)`;
+
 /** What happened to the metadata: removed and kept, as the server reports it. */
 export function metadataText(m: MetadataReport | null): string | null {
   if (!m) return null;
@@ -232,6 +238,11 @@ function CompletedDetails({ job }: { job: Job }) {
   const warning = jobWarning(job);
   return (
     <>
+      {job.heldSize !== null && job.compressedSize !== null && (
+        <p className="text-xs text-slate-600" data-testid="job-held">
+          {heldText(job.heldSize, job.compressedSize)}
+        </p>
+      )}
       {job.formatChoice && job.compressedSize !== null && (
         <p className="text-xs text-slate-600" data-testid="job-format-choice">
           {formatChoiceText(job.formatChoice, job.compressedSize)}

@@ -184,43 +184,56 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="features-title" className="text-center text-3xl font-bold">Why SqueezeJPEG</h2>
-        <div className="mt-10 grid gap-6 md:grid-cols-3">
-          {features(images).map((f) => (
-            <div key={f.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-              <h3 className="text-lg font-semibold">{f.title}</h3>
-              <p className="mt-2 text-slate-700">{f.text}</p>
-            </div>
-          ))}
-        </div>
-      </section>
-
-      <section aria-labelledby="learn-title" className="bg-white py-16">
-        <div className="mx-auto max-w-6xl px-4">
-          <h2 id="learn-title" className="text-center text-3xl font-bold">Learn Image Compression</h2>
-          <p className="mx-auto mt-3 max-w-2xl text-center text-slate-700">
-            Twenty practical guides for photographers and developers, from the basics to the science behind JPEG.
-          </p>
-          <div className="mt-10 grid gap-6 md:grid-cols-3">
-            {LEARN.map((card) => (
-              <Link
-                key={card.title}
-                href={paths.articles}
-                className="group rounded-xl border border-slate-200 bg-slate-50 p-6 transition-colors hover:border-brand-600"
-              >
-                <h3 className="text-lg font-semibold group-hover:text-brand-700">{card.title}</h3>
-                <p className="mt-2 text-slate-700">{card.text}</p>
-                <span className="mt-4 inline-block font-medium text-brand-700">Browse articles →</span>
-              </Link>
-            ))}
-          </div>
-        </div>
-      </section>
+      <FeaturesSection images={images} />
+      <LearnSection />
 
       <div className="mx-auto max-w-4xl px-4 py-12">
         <AdSlot placement="landing" />
       </div>
     </PublicLayout>
+  );
+}
+
+/** Why SqueezeJPEG: the features, in the words the byte store allows (`images`). */
+function FeaturesSection({ images }: { images: StoreStatements }) {
+  return (
+    <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16">
+      <h2 id="features-title" className="text-center text-3xl font-bold">Why SqueezeJPEG</h2>
+      <div className="mt-10 grid gap-6 md:grid-cols-3">
+        {features(images).map((f) => (
+          <div key={f.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+            <h3 className="text-lg font-semibold">{f.title}</h3>
+            <p className="mt-2 text-slate-700">{f.text}</p>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** The way into the articles. */
+function LearnSection() {
+  return (
+    <section aria-labelledby="learn-title" className="bg-white py-16">
+      <div className="mx-auto max-w-6xl px-4">
+        <h2 id="learn-title" className="text-center text-3xl font-bold">Learn Image Compression</h2>
+        <p className="mx-auto mt-3 max-w-2xl text-center text-slate-700">
+          Twenty practical guides for photographers and developers, from the basics to the science behind JPEG.
+        </p>
+        <div className="mt-10 grid gap-6 md:grid-cols-3">
+          {LEARN.map((card) => (
+            <Link
+              key={card.title}
+              href={paths.articles}
+              className="group rounded-xl border border-slate-200 bg-slate-50 p-6 transition-colors hover:border-brand-600"
+            >
+              <h3 className="text-lg font-semibold group-hover:text-brand-700">{card.title}</h3>
+              <p className="mt-2 text-slate-700">{card.text}</p>
+              <span className="mt-4 inline-block font-medium text-brand-700">Browse articles →</span>
+            </Link>
+          ))}
+        </div>
+      </div>
+    </section>
   );
 }

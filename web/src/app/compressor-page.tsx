@@ -1,17 +1,17 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { isPremium } from "../../../../../contract/accounts.ts";
-import type { Batch, Job } from "../../../../../contract/jobs.ts";
-import { planFor } from "../../../../../contract/plans.ts";
+import { isPremium } from "../../../contract/accounts.ts";
+import type { Batch, Job } from "../../../contract/jobs.ts";
+import { planFor } from "../../../contract/plans.ts";
 import { queryKeys } from "@web-api/query-keys.ts";
-import { downloadUrl, previewUrl } from "@web-api/endpoints.ts";
-import { QueryError, QueryLoading } from "../../../components/ui/query-state.tsx";
-import { AdSlot } from "../../ads/index.ts";
-import { useUser } from "../../auth/index.ts";
-import { BatchActions, BatchPanel, useBatches, useRecompressBatch } from "../../batches/index.ts";
-import { SubscriptionCard } from "../../billing/index.ts";
-import { ComparePanel } from "../../compare/index.ts";
-import { LivePreviewPanel } from "../../live-preview/index.ts";
+import { downloadUrl, heldJpegUrl, previewUrl } from "@web-api/endpoints.ts";
+import { QueryError, QueryLoading } from "../components/ui/query-state.tsx";
+import { AdSlot } from "../features/ads/index.ts";
+import { useUser } from "../features/auth/index.ts";
+import { BatchActions, BatchPanel, useBatches, useRecompressBatch } from "../features/batches/index.ts";
+import { SubscriptionCard } from "../features/billing/index.ts";
+import { ComparePanel } from "../features/compare/index.ts";
+import { LivePreviewPanel } from "../features/live-preview/index.ts";
 import {
   isInFlight,
   ProcessingQueue,
@@ -20,15 +20,18 @@ import {
   useJobs,
   useQueueStatus,
   useRecompressJob,
-} from "../../jobs/index.ts";
-import { QueueStatusCard, SessionStatsCard, UsageCard, useUsage } from "../../usage/index.ts";
-import { sendableSettings } from "../lib/compress-settings.ts";
-import { settingsSummary } from "../lib/settings-summary.ts";
-import { useCompressSettings } from "../lib/use-compress-settings.ts";
-import { InfoBanner } from "./info-banner.tsx";
-import { PhoneActionBar } from "./phone-action-bar.tsx";
-import { SettingsSummary } from "./settings-summary.tsx";
-import { UploadCard } from "./upload-card.tsx";
+} from "../features/jobs/index.ts";
+import { QueueStatusCard, SessionStatsCard, UsageCard, useUsage } from "../features/usage/index.ts";
+import { RestoreCard } from "../features/restore/index.ts";
+import {
+  InfoBanner,
+  PhoneActionBar,
+  sendableSettings,
+  SettingsSummary,
+  settingsSummary,
+  UploadCard,
+  useCompressSettings,
+} from "../features/compressor/index.ts";
 
 /** Stable, so memoised job cards are not re-rendered by the page. */
 const renderLivePreview = (job: Job, onClose: () => void) => <LivePreviewPanel job={job} onClose={onClose} />;
@@ -36,7 +39,7 @@ const renderCompare = (job: Job, onClose: () => void) => (
   <ComparePanel
     job={job}
     originalSrc={previewUrl(job.id)}
-    compressedSrc={downloadUrl(job.id)}
+    compressedSrc={job.format === "jxl" ? heldJpegUrl(job.id) : downloadUrl(job.id)}
     onClose={onClose}
     renderLivePreview={(close) => renderLivePreview(job, close)}
   />
@@ -55,7 +58,7 @@ function showResults() {
 
 /**
  * The signed-in home (spec §2): this page composes the features (upload,
- * settings, jobs, compare, batches, usage); none of them import each other.
+ * settings, jobs, compare, live preview, batches, usage), so it lives in the app, not in one of them.
  * Order: one-line banner, the upload card with the settings summary, then the
  * results directly below, so the first screen holds all three.
  */
@@ -169,6 +172,7 @@ export function CompressorPage() {
           <UsageCard active={active} />
           <SessionStatsCard jobs={jobs} query={jobsQuery} />
           <QueueStatusCard query={queue} />
+          <RestoreCard />
           <AdSlot placement="sidebar" />
         </aside>
       </div>

@@ -1,0 +1,1 @@
+export { RestoreCard } from "./components/restore-card.tsx";
