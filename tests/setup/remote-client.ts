@@ -1,7 +1,10 @@
 /** A signed-in user's calls to a running server process (tests/setup/server-process.ts) over HTTP. */
+import { waitFor } from "./wait-for.ts";
+
 export interface RemoteJob {
   id: string;
   status: string;
+  progress: number;
   filename: string;
   errorMessage?: string | null;
 }
@@ -44,6 +47,37 @@ export async function remoteWaitForJobs(
     if (Date.now() > deadline) throw new Error(`Jobs did not settle: ${JSON.stringify(jobs.map((j) => j.status))}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Polls GET /api/jobs on `url` until every job of `ids` has ended (completed or error) and answers them. It waits
+ * as long as they move: it gives up only when none of them changed its status or progress for `stallMs`, so a
+ * busy machine gets the time it needs and a stuck job still fails the wait.
+ */
+export async function remoteWaitForSettled(
+  url: string,
+  cookie: string,
+  ids: ReadonlySet<string>,
+  stallMs: number,
+): Promise<RemoteJob[]> {
+  let jobs: RemoteJob[] = [];
+  const count = (status: string) => jobs.filter((j) => j.status === status).length;
+  await waitFor(
+    async () => {
+      jobs = (await remoteJobs(url, cookie)).filter((j) => ids.has(j.id));
+      return jobs.length === ids.size && jobs.every((j) => j.status === "completed" || j.status === "error");
+    },
+    {
+      timeoutMs: stallMs,
+      intervalMs: 250, // within the per-session poll budget
+      progress: () => jobs.map((j) => `${j.id} ${j.status} ${j.progress}`).join(),
+      message: () =>
+        `${ids.size} jobs to end (${count("completed")} completed, ${count("error")} failed, ${
+          count("processing")
+        } processing, ${count("pending")} pending, ${ids.size - jobs.length} missing)`,
+    },
+  );
+  return jobs;
 }
 
 export const fixtureFile = async (name: string, as = name): Promise<File> =>
