@@ -4,7 +4,6 @@
  * byte (`jxlToJpeg`).
  */
 import { FORMATS, type OutputFormat } from "../../contract/formats.ts";
-import { inspectJpeg } from "../container/inspect.ts";
 import { planMetadata } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
@@ -13,7 +12,7 @@ import { thumbnailOptions } from "../jpeg/options.ts";
 import { jpegToJxl } from "../jxl/lossless.ts";
 import { IDENTICAL } from "../quality/report.ts";
 import type { CompressResult, ProgressCallback } from "../types.ts";
-import { type CompressInput, decodeUpright, newTimings, refuseUnsupported } from "./compress.ts";
+import { type CompressInput, newTimings, openSource } from "./compress.ts";
 
 /** `held` (a finished JPEG job, or its original kept) as `format`, the lossless container of its bytes. */
 export function inLosslessFormat(held: CompressResult, format: OutputFormat): CompressResult {
@@ -42,15 +41,8 @@ export async function archiveOriginal(
   const started = performance.now();
   const timings = newTimings(1);
   const { bytes } = input;
-  onProgress("inspect", 2);
-  const info = inspectJpeg(bytes);
-  refuseUnsupported(info, input.maxPixels);
-  onProgress("decode", 5);
-  let t = performance.now();
-  const upright = await decodeUpright(bytes, info);
-  timings.decodeMs = performance.now() - t;
-  signal.throwIfAborted();
-  t = performance.now();
+  const { info, upright } = await openSource(signal, input, onProgress, timings);
+  const t = performance.now();
   const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
   const { width, height } = upright;
   releasePixels(upright);
