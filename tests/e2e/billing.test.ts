@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserMissing, e2eSuite, launchBrowser } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { startServer } from "../setup/server-process.ts";
 
 /** An article page: it holds the "article" ad placement for everyone but Premium users. */
@@ -35,9 +36,8 @@ e2eSuite("premium, ads and cookie consent in the browser", async ({ newPage, ste
     const config = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/config");
     await page.goto("/");
     const slot = page.locator('[data-ad-slot="landing"]');
-    await slot.waitFor({ state: "attached" });
-    const before = await slot.boundingBox();
-    assert.ok(before && before.height === 250, `reserved height: ${before?.height}`);
+    const before = await settledBox(slot);
+    assert.equal(before.height, 250, `reserved height: ${before.height}`);
     assert.ok(before.y > 720, `the landing ad starts below the fold of a 1280×720 window (at y = ${before.y})`);
     // Nothing is shown until it is scrolled to. The slot could show its ad once the page has hydrated
     // and knows its audience (the cookie banner shows for a visitor) and has the site config, and its
@@ -63,8 +63,8 @@ e2eSuite("premium, ads and cookie consent in the browser", async ({ newPage, ste
     await slot.scrollIntoViewIfNeeded();
     await page.locator('[data-ad-slot="landing"][data-ad-state="house"]').waitFor();
     await slot.getByRole("link", { name: "Upgrade to Premium" }).waitFor();
-    const after = await slot.boundingBox();
-    assert.equal(after?.height, before.height);
+    const after = await settledBox(slot);
+    assert.equal(after.height, before.height);
     await page.context().close();
   });
 

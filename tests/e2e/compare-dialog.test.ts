@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { bigPhotoBytes, signUpAndOpen, upload, type UploadFile, waitForCompleted } from "./compressor-helpers.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
@@ -48,7 +49,7 @@ e2eSuite("Compare opens as a dialog where the eyes are (issue 24 item 2)", async
 
         // A modal <dialog>, its top in the first quarter of the viewport.
         assert.ok(await dialog.evaluate((d) => (d as HTMLDialogElement).open && d.matches(":modal")), "a modal dialog");
-        const box = (await dialog.boundingBox())!;
+        const box = await settledBox(dialog);
         assert.ok(box.y >= 0 && box.y <= height / 4, `the dialog's top (${box.y}) is in the first quarter`);
         assert.ok(box.x >= 0 && box.x + box.width <= width + 0.5, `the dialog fits across (${JSON.stringify(box)})`);
 
@@ -68,12 +69,12 @@ e2eSuite("Compare opens as a dialog where the eyes are (issue 24 item 2)", async
         const frame = dialog.getByTestId("compare-frame");
         const img = frame.locator('img[alt="Compressed"]');
         await frame.evaluate((el) => el.scrollIntoView({ block: "center" }));
-        const fb = (await frame.boundingBox())!;
+        const fb = await settledBox(frame);
         const px = fb.x + fb.width * 0.3;
         const py = fb.y + fb.height * 0.3;
         await page.mouse.move(px, py);
         const before = await zoomValue(page);
-        const ib0 = (await img.boundingBox())!;
+        const ib0 = await settledBox(img);
         const u0 = { x: (px - ib0.x) / ib0.width, y: (py - ib0.y) / ib0.height };
         await page.mouse.wheel(0, -100);
         const hit = await page.evaluate(([x, y]) => {
@@ -87,7 +88,7 @@ e2eSuite("Compare opens as a dialog where the eyes are (issue 24 item 2)", async
         }, before);
         const after = await zoomValue(page);
         assert.equal(after % 25, 0, `the wheel lands on a 25% step (${before}% → ${after}%)`);
-        const ib1 = (await img.boundingBox())!;
+        const ib1 = await settledBox(img);
         assert.ok(ib1.width > ib0.width, "the image is drawn larger");
         const u1 = { x: (px - ib1.x) / ib1.width, y: (py - ib1.y) / ib1.height };
         assert.ok(
@@ -163,14 +164,14 @@ e2eSuite("Compare opens as a dialog where the eyes are (issue 24 item 2)", async
     const naturalWidth = await img.evaluate((i) => (i as HTMLImageElement).naturalWidth);
     await dialog.getByRole("button", { name: "1:1" }).click();
     assert.equal(await dialog.getByTestId("zoom-value").textContent(), "100%");
-    const drawn = (await img.boundingBox())!;
+    const drawn = await settledBox(img);
     assert.ok(
       Math.abs(drawn.width * 2 - naturalWidth) < 1.5,
       `1:1 draws ${naturalWidth} image px on ${drawn.width * 2} device px`,
     );
     // Fit reads the scale on device pixels too.
     await dialog.getByRole("button", { name: "Fit" }).click();
-    const frameBox = (await dialog.getByTestId("compare-frame").boundingBox())!;
+    const frameBox = await settledBox(dialog.getByTestId("compare-frame"));
     assert.equal(
       await dialog.getByTestId("zoom-value").textContent(),
       `${Math.round(((frameBox.width * 2) / naturalWidth) * 100)}%`,

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import {
   bigPhotoBytes,
   dragFiles,
@@ -228,10 +229,17 @@ e2eSuite("the compressor page in the browser", async ({ newPage, step }) => {
     assert.equal(await panel.getByTestId("zoom-value").textContent(), "25%");
     assert.ok(await panel.getByRole("button", { name: "Zoom out" }).isDisabled());
     // Both grid panes share the zoom: each image is drawn at 25% of its own pixels.
-    const widths = await panel.locator("img").evaluateAll((imgs) =>
-      imgs.map((i) => i.getBoundingClientRect().width / (i as HTMLImageElement).naturalWidth)
-    );
-    assert.equal(widths.length, 2);
+    const images = panel.locator("img");
+    assert.equal(await images.count(), 2);
+    const widths = [];
+    for (const image of await images.all()) {
+      // Loaded and decoded first: its natural width is known then.
+      const natural = await image.evaluate(async (i) => {
+        await (i as HTMLImageElement).decode();
+        return (i as HTMLImageElement).naturalWidth;
+      });
+      widths.push((await settledBox(image)).width / natural);
+    }
     for (const w of widths) assert.ok(Math.abs(w - 0.25) < 0.02, `drawn at ${w} of its pixels`);
 
     // The server's measured scores, each with its word and colour (ADR 026), and the size reduction.

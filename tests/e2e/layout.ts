@@ -4,7 +4,7 @@
  * frames), so a check never sees an element before layout, in the middle of an animation, or after it left.
  * On a busy machine these conditions take longer to hold; nothing here guesses how long.
  */
-import type { ElementHandle, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 export interface Box {
   x: number;
@@ -61,8 +61,11 @@ export async function settledBox(locator: Locator, timeout = LAYOUT_TIMEOUT_MS):
   }
 }
 
-/** What `boxesInOneFrame` reads: every rendered element that matches a CSS selector (and holds `hasText`), or one element. */
-export type LayoutTarget = string | { css: string; hasText?: string } | ElementHandle;
+/**
+ * What `boxesInOneFrame` reads: every rendered element that matches a CSS selector (and holds `hasText`), looked
+ * up afresh each frame (so an element the page re-renders is found again).
+ */
+export type LayoutTarget = string | { css: string; hasText?: string };
 
 /**
  * The boxes of several targets read together in one animation frame of the page, once each has at least one
@@ -76,18 +79,15 @@ export async function boxesInOneFrame<K extends string>(
   timeout = LAYOUT_TIMEOUT_MS,
 ): Promise<Record<K, Box[]>> {
   const names = Object.keys(targets) as K[];
-  const specs: { css: string | null; hasText: string | null }[] = [];
-  const elements: (ElementHandle | null)[] = [];
-  for (const name of names) {
+  const specs = names.map((name) => {
     const target: LayoutTarget = targets[name];
-    const element = typeof target === "string" || "css" in target ? null : target;
-    const css = typeof target === "string" ? target : "css" in target ? target.css : null;
-    specs.push({ css, hasText: typeof target === "object" && "hasText" in target ? target.hasText ?? null : null });
-    elements.push(element);
-  }
+    return typeof target === "string"
+      ? { css: target, hasText: null }
+      : { css: target.css, hasText: target.hasText ?? null };
+  });
   const key = `__boxesInOneFrame${crypto.randomUUID()}`;
   const handle = await page.waitForFunction(
-    ({ key, names, specs, elements }) => {
+    ({ key, names, specs }) => {
       const store = globalThis as unknown as Record<string, string | undefined>;
       const rendered = (el: Element): Box | null => {
         if (!el.isConnected || getComputedStyle(el).visibility === "hidden") return null;
@@ -96,9 +96,7 @@ export async function boxesInOneFrame<K extends string>(
       };
       const boxes: Record<string, Box[]> = {};
       for (const [i, spec] of specs.entries()) {
-        const element = elements[i] as Element | null;
-        const candidates = element ? [element] : [...document.querySelectorAll(spec.css!)];
-        const found = candidates
+        const found = [...document.querySelectorAll(spec.css)]
           .filter((el) => spec.hasText === null || (el.textContent ?? "").includes(spec.hasText))
           .map(rendered)
           .filter((box): box is Box => box !== null);
@@ -113,7 +111,7 @@ export async function boxesInOneFrame<K extends string>(
       store[key] = now;
       return still ? boxes : null;
     },
-    { key, names: names as string[], specs, elements },
+    { key, names: names as string[], specs },
     { polling: "raf", timeout },
   );
   return await handle.jsonValue() as Record<K, Box[]>;

@@ -8,6 +8,7 @@ import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import type { Job } from "../../contract/jobs.ts";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { bigPhotoBytes, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 const serverJobs = (page: Page) => page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs as Job[]);
@@ -198,7 +199,7 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
       const first = await prediction(page);
       await page.getByTestId("live-preview-original").waitFor();
       await page.getByTestId("live-preview-view").scrollIntoViewIfNeeded();
-      const view = await page.getByTestId("live-preview-view").boundingBox();
+      const view = await settledBox(page.getByTestId("live-preview-view"));
       // The divider starts in the middle: the encode is clipped to the right half, the original shows at the left.
       const divider = panel.getByRole("slider", { name: "Split position" });
       assert.equal(await divider.getAttribute("aria-valuenow"), "50");
@@ -208,10 +209,10 @@ e2eSuite("Live preview (issue 24, item 1) in the browser", async ({ newPage, ste
         );
       assert.equal(await clipped(), "inset(0px 0px 0px 50%)");
       // Dragged to a quarter of the way: more of the encode shows; the arrow keys move it too.
-      const box = (await divider.boundingBox())!;
+      const box = await settledBox(divider);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.mouse.down();
-      await page.mouse.move(view!.x + view!.width / 4, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.move(view.x + view.width / 4, box.y + box.height / 2, { steps: 4 });
       await page.mouse.up();
       assert.equal(await divider.getAttribute("aria-valuenow"), "25");
       await divider.press("ArrowRight");

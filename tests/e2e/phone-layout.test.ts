@@ -9,25 +9,13 @@ import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { unzipSync } from "fflate";
 import { e2eSuite } from "./harness.ts";
+import { type Box, boxesInOneFrame, overlaps as intersects, settledBox } from "./layout.ts";
 import { photo, upload } from "./compressor-helpers.ts";
 
 const VIEWPORT = { width: 375, height: 812 };
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const intersects = (a: Box, b: Box) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
-async function box(locator: Locator): Promise<Box> {
-  const b = await locator.boundingBox();
-  assert.ok(b, "the element is laid out");
-  return b;
-}
+/** The element's box once it is visible and still (tests/e2e/layout.ts). */
+const box = (locator: Locator): Promise<Box> => settledBox(locator);
 
 const inFirstScreen = (b: Box) => b.y >= 0 && b.y + b.height <= VIEWPORT.height && b.x >= 0 && b.x + b.width <= 375;
 
@@ -77,15 +65,16 @@ e2eSuite("phone layout at 375×812 (issue 24, items 4 and 6)", async ({ newPage,
 
       // A notice (re-compressing one image) covers neither the header's controls nor the action bar.
       await page.getByRole("button", { name: "Re-compress beach.jpg with current settings" }).click();
-      const notice = page.locator("li[data-variant]").filter({ hasText: "Re-compressing beach.jpg" });
-      await notice.waitFor();
-      await page.waitForTimeout(400); // its entry animation
-      const noticeBox = await box(notice);
+      // The notice closes by itself after a few seconds: its box is read in the page, the frame it is laid out
+      // and still (past any entry animation); the controls it is checked against stay.
+      const { notice: [noticeBox] } = await boxesInOneFrame(page, {
+        notice: { css: "li[data-variant]", hasText: "Re-compressing beach.jpg" },
+      });
       for (const control of await headerControls(page)) {
-        assert.ok(!intersects(noticeBox, control), `the notice covers no header control (${JSON.stringify(control)})`);
+        assert.ok(!intersects(noticeBox!, control), `the notice covers no header control (${JSON.stringify(control)})`);
       }
-      assert.ok(!intersects(noticeBox, await box(bar)), "the notice does not cover the action bar");
-      assert.ok(!intersects(noticeBox, await box(banner)), "the notice does not cover the cookie banner");
+      assert.ok(!intersects(noticeBox!, await box(bar)), "the notice does not cover the action bar");
+      assert.ok(!intersects(noticeBox!, await box(banner)), "the notice does not cover the cookie banner");
 
       // Versions are counted once (item 4): three photos, one re-compressed, still three images.
       await page.waitForFunction(

@@ -1,6 +1,7 @@
 /** Resize in Chromium (issue 30, item 2): the settings panel's fields, sent, remembered and applied to the job. */
 import assert from "node:assert/strict";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { openSettings, photo, savedAfter, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 e2eSuite("resize in the browser", async ({ newPage, step }) => {
@@ -34,7 +35,7 @@ e2eSuite("resize in the browser", async ({ newPage, step }) => {
       const original = dialog.getByRole("img", { name: "Original", exact: true }).first();
       await original.waitFor({ state: "attached" });
       assert.equal(await original.evaluate((img) => getComputedStyle(img).objectFit), "cover");
-      const frame = await original.evaluate((img) => img.parentElement!.getBoundingClientRect());
+      const frame = await settledBox(original.locator("xpath=.."));
       assert.ok(Math.abs(frame.width / frame.height - 64 / 40) < 0.02, `frame ${frame.width}×${frame.height}`);
       await page.keyboard.press("Escape");
 

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { e2eSuite } from "./harness.ts";
+import { settledBox } from "./layout.ts";
 import { fileInput, openSettings, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
 
 /** The user's jobs as the server has them. */
@@ -146,7 +147,7 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
         await notice.getByText("3 files are over the limit and will not be sent.", { exact: false }).waitFor();
         assert.equal(await page.getByTestId("over-quota").count(), 3);
         for (const el of [button, page.getByRole("link", { name: "Upgrade for all" })]) {
-          const box = (await el.boundingBox())!;
+          const box = await settledBox(el);
           assert.ok(box.x >= 0 && box.x + box.width <= width, `${await el.textContent()} fits at ${width} px`);
         }
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
@@ -267,8 +268,9 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
 
       // At 375 px the card's actions still fit.
       await page.setViewportSize({ width: 375, height: 812 });
-      const box = (await oldCard.getByRole("button", { name: "Re-compress again.jpg with current settings" })
-        .boundingBox())!;
+      const box = await settledBox(
+        oldCard.getByRole("button", { name: "Re-compress again.jpg with current settings" }),
+      );
       assert.ok(box.x >= 0 && box.x + box.width <= 375, "Re-compress fits at 375 px");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `no sideways scroll at 375 px (${overflow})`);

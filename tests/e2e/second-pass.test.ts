@@ -9,6 +9,7 @@ import { COOKIE_CONSENT_KEY } from "../../contract/ads.ts";
 import { e2eSuite } from "./harness.ts";
 import { waitFor } from "../setup/wait-for.ts";
 import { dragFiles, fileInput, fixture, photo, signUpAndOpen, upload, waitForCompleted } from "./compressor-helpers.ts";
+import { boxesInOneFrame, overlaps, settledBox } from "./layout.ts";
 
 const fixtureFile = (name: string) => ({ name, mimeType: "image/jpeg", buffer: fixture(name) });
 
@@ -22,13 +23,7 @@ const figure = (text: string) => console.log(`[figure] ${text}`);
 const jpeg = (name: string, size = 5000) => ({ name, type: "image/jpeg", size });
 
 /** Top of the first job card, in the window's coordinates. */
-const firstCardTop = (page: Page) =>
-  page.getByTestId("job-card").first().evaluate((el) => el.getBoundingClientRect().top);
-
-const overlaps = (
-  a: { x: number; y: number; width: number; height: number },
-  b: { x: number; y: number; width: number; height: number },
-) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const firstCardTop = async (page: Page) => (await settledBox(page.getByTestId("job-card").first())).y;
 
 e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newPage, step }) => {
   await step(
@@ -140,8 +135,7 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
         await page.setViewportSize({ width, height });
         await signUpAndOpen(page, `firstscreen${width}`);
         const inView = async (testIdOrSelector: string) => {
-          const box = await page.locator(testIdOrSelector).first().boundingBox();
-          assert.ok(box, testIdOrSelector);
+          const box = await settledBox(page.locator(testIdOrSelector).first());
           return box.y >= 0 && box.y + Math.min(box.height, 40) <= height;
         };
         assert.ok(await inView('[data-testid="dropzone"]'), "the drop zone is on the first screen");
@@ -181,7 +175,7 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     await page.keyboard.press("Tab");
     const skip = page.getByRole("link", { name: "Skip to the compressor" });
     assert.ok(await skip.evaluate((el) => el === document.activeElement), "the skip link is the first Tab stop");
-    assert.ok((await skip.boundingBox())!.width > 1, "it shows when focused");
+    assert.ok((await settledBox(skip)).width > 1, "it shows when focused");
     await page.keyboard.press("Enter");
     assert.equal(await page.evaluate(() => document.activeElement?.id), "compressor");
     await page.keyboard.press("Tab");
@@ -267,22 +261,23 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
         assert.ok(res.ok());
         await page.goto("/");
         const banner = page.getByTestId("cookie-banner");
-        await banner.waitFor();
-        const bannerBox = (await banner.boundingBox())!;
+        const bannerBox = await settledBox(banner);
         assert.ok(bannerBox.height <= (width < 640 ? 90 : 60), `a slim banner (${bannerBox.height}px)`);
         await fileInput(page).setInputFiles([photo("one.jpg")]);
         await dragFiles(page, [{ name: "nope.png", type: "image/png", size: 10 }], "drop", "dropzone");
-        const toast = page.locator("li[data-variant]").first();
-        await toast.waitFor();
-        const toastBox = (await toast.boundingBox())!;
-        const guarded = [
-          ...await banner.getByRole("button").all(),
+        // Notices close by themselves after a few seconds: every box is read in the page, in the frame the
+        // notices and the controls are all laid out and still.
+        const { notices, bannerButtons, select } = await boxesInOneFrame(page, {
+          notices: "li[data-variant]",
+          bannerButtons: '[data-testid="cookie-banner"] button',
           // Picked files start at once (issue 24 item 3): picking is the upload button now.
-          page.getByRole("button", { name: "Select images" }),
-        ];
-        for (const control of guarded) {
-          const box = (await control.boundingBox())!;
-          assert.ok(!overlaps(toastBox, box), `the notice ${JSON.stringify(toastBox)} covers ${JSON.stringify(box)}`);
+          select: { css: "button", hasText: "Select images" },
+        });
+        assert.ok(bannerButtons.length >= 2, `the banner's buttons (${bannerButtons.length})`);
+        for (const notice of notices) {
+          for (const box of [...bannerButtons, ...select]) {
+            assert.ok(!overlaps(notice, box), `the notice ${JSON.stringify(notice)} covers ${JSON.stringify(box)}`);
+          }
         }
         await page.context().close();
       },
@@ -394,7 +389,8 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     const note = page.locator("#scores");
     await note.getByRole("heading", { name: "What the quality score means" }).waitFor();
     assert.ok(await note.isVisible());
-    assert.ok(await note.evaluate((el) => el.getBoundingClientRect().top < innerHeight), "scrolled to the section");
+    const noteTop = (await settledBox(note)).y;
+    assert.ok(noteTop < page.viewportSize()!.height, `scrolled to the section (its top at ${noteTop})`);
     assert.equal(await note.getByTestId("score-scale").locator("tbody tr").count(), 7);
     await page.context().close();
   });
@@ -459,13 +455,13 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
         w: (i as HTMLImageElement).naturalWidth,
         h: (i as HTMLImageElement).naturalHeight,
       }));
-      const box = (await frame.boundingBox())!;
+      const box = await settledBox(frame);
       assert.ok(Math.abs(box.width / box.height - natural.w / natural.h) < 0.02, "the frame has the image's shape");
       const fit = `${Math.round((box.width / natural.w) * 100)}%`;
       assert.equal(await panel.getByTestId("zoom-value").textContent(), fit);
       await panel.getByRole("button", { name: "1:1" }).click();
       assert.equal(await panel.getByTestId("zoom-value").textContent(), "100%");
-      const drawn = (await img.boundingBox())!;
+      const drawn = await settledBox(img);
       assert.ok(Math.abs(drawn.width - natural.w) < 1.5, `1:1 draws ${natural.w} px as ${drawn.width}`);
       await panel.getByRole("button", { name: "Fit" }).click();
       assert.equal(await panel.getByTestId("zoom-value").textContent(), fit);
@@ -481,13 +477,13 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     await waitForCompleted(page, 1);
     await page.getByRole("button", { name: /^Compare / }).click();
     const panel = page.getByTestId("compare-panel");
-    const panelBox = (await panel.boundingBox())!;
+    const panelBox = await settledBox(panel);
     assert.ok(
       panelBox.width >= 375 && panelBox.x <= 0,
       `the compare view is as wide as the screen (${panelBox.width})`,
     );
     const frame = panel.getByTestId("compare-frame");
-    const frameBox = (await frame.boundingBox())!;
+    const frameBox = await settledBox(frame);
     const before = Number.parseInt((await panel.getByTestId("zoom-value").textContent())!);
     // Two fingers moving apart, as pointer events (what a touch screen sends).
     const cx = frameBox.x + frameBox.width / 2;
@@ -517,7 +513,7 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     assert.ok(Math.abs(after - Math.min(400, before * 3)) <= 2, `pinching 3× zooms ${before}% → ${after}%`);
     // One finger drags the zoomed image.
     const img = frame.locator('img[alt="Compressed"]');
-    const x0 = (await img.boundingBox())!.x;
+    const x0 = (await settledBox(img)).x;
     await frame.evaluate((el, { cx, cy }) => {
       const fire = (type: string, x: number) =>
         el.dispatchEvent(
@@ -527,12 +523,12 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
       fire("pointermove", cx + 40);
       fire("pointerup", cx + 40);
     }, { cx, cy });
-    const x1 = (await img.boundingBox())!.x;
+    const x1 = (await settledBox(img)).x;
     assert.ok(x1 > x0 + 20, `the drag moved the image (${x0} → ${x1})`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `no horizontal scroll (${width}px)`);
     // Close sits at the bottom of the screen, within the thumb's reach.
-    const close = (await panel.getByRole("button", { name: "Close" }).boundingBox())!;
+    const close = await settledBox(panel.getByRole("button", { name: "Close" }));
     assert.ok(close.y + close.height > 812 - 60, `Close at the bottom (y = ${close.y})`);
     await panel.getByRole("button", { name: "Close" }).click();
     await panel.waitFor({ state: "detached" });
