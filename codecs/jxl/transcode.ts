@@ -16,9 +16,6 @@ import { CodecError, type CodecErrorCode } from "../errors.ts";
 import { adviseHugePages } from "../libc.ts";
 import { compiledModuleSync, JXL_WASM, trackHeap } from "../wasm.ts";
 
-/** Our transcoder, built by scripts/build-jxl-wasm.sh from the pinned sources (codecs/jxl/). */
-export { JXL_WASM };
-
 /** libjxl's default effort, as `cjxl` uses it; 1 (fastest) to 10. */
 export const DEFAULT_JXL_EFFORT = 7;
 
