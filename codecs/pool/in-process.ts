@@ -27,17 +27,21 @@ export function createInProcessCodec({ jobTimeoutMs }: { jobTimeoutMs: number })
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
   /** Runs `work` after every earlier job, under the caller's signal and the job timeout. */
-  const serial = <T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const serial = <T>(
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+    limitMs = jobTimeoutMs,
+  ): Promise<T> => {
     if (closed) return Promise.reject(new CodecError("closed", "The codec is closed"));
     const run = tail.then(async () => {
-      const timeout = AbortSignal.timeout(jobTimeoutMs);
+      const timeout = AbortSignal.timeout(limitMs);
       const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
       try {
         both.throwIfAborted();
         return await work(both);
       } catch (err) {
         if (timeout.aborted && !signal?.aborted) {
-          throw new CodecError("timeout", `Compression took longer than ${jobTimeoutMs} ms`);
+          throw new CodecError("timeout", `Compression took longer than ${limitMs} ms`);
         }
         throw err;
       }
@@ -47,17 +51,21 @@ export function createInProcessCodec({ jobTimeoutMs }: { jobTimeoutMs: number })
   };
   return {
     compress: (bytes, settings, options = {}) =>
-      serial(options.signal, async (signal) =>
-        compressJob(
-          signal,
-          {
-            bytes: await inputBytes(bytes),
-            settings,
-            maxPixels: options.maxPixels ?? 50_000_000,
-            deferScore: options.deferScore,
-          },
-          options.onProgress,
-        )),
+      serial(
+        options.signal,
+        async (signal) =>
+          compressJob(
+            signal,
+            {
+              bytes: await inputBytes(bytes),
+              settings,
+              maxPixels: options.maxPixels ?? 50_000_000,
+              deferScore: options.deferScore,
+            },
+            options.onProgress,
+          ),
+        options.timeoutMs,
+      ),
     score: (original, output, options = {}) =>
       serial(
         options.signal,

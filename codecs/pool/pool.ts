@@ -52,6 +52,8 @@ export interface CompressOptions {
   priority?: number;
   /** Pixel limit for this image (e.g. the user's plan). */
   maxPixels?: number;
+  /** This job's time limit instead of the pool's `jobTimeoutMs` (a web set makes many outputs). */
+  timeoutMs?: number;
   /**
    * Return the result unmeasured (`quality: null`) unless a score goal needs the
    * metric; measure it later with `score`, so the result is ready sooner.
@@ -101,7 +103,7 @@ interface Job {
   id: number;
   priority: number;
   task: WorkerTask;
-  options: { signal?: AbortSignal; onProgress?: ProgressCallback };
+  options: { signal?: AbortSignal; onProgress?: ProgressCallback; timeoutMs?: number };
   resolve: (result: CompressResult | QualityReport | Uint8Array) => void;
   reject: (error: Error) => void;
   /** Starts the job's timeout, once its worker has taken it (its `started` message). */
@@ -204,14 +206,15 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
   const start = (slot: Slot, job: Job) => {
     slot.job = job;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = job.options.timeoutMs ?? options.jobTimeoutMs;
     job.startClock = () => {
       timer ??= setTimeout(() => {
         replace(slot);
         finish(
           slot,
-          new CodecError("timeout", `The image took longer than ${formatSeconds(options.jobTimeoutMs)} to process`),
+          new CodecError("timeout", `The image took longer than ${formatSeconds(limit)} to process`),
         );
-      }, options.jobTimeoutMs);
+      }, limit);
     };
     const onAbort = () => {
       replace(slot);

@@ -113,6 +113,22 @@ Deno.test("pool times out a job, replaces its worker and serves the next job", a
   }
 });
 
+Deno.test("a job's own time limit replaces the pool's (a web set's is longer; here a shorter one times out)", async () => {
+  const slow = await slowJpeg();
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 10 });
+  try {
+    await rejectsWith(
+      pool.compress(slow, settings(), { timeoutMs: 1 }),
+      "timeout",
+      /^The image took longer than 0\.0 s to process$/,
+    );
+    const ok = await pool.compress(await fixture("base.jpg"), settings());
+    assert.ok(ok.compressedSize > 0, "the pool's own limit for the next job");
+  } finally {
+    await pool.close();
+  }
+});
+
 Deno.test("pool cancels running and queued jobs through AbortSignal", async () => {
   const pool = createCodecPool({ size: 1, jobTimeoutMs: 30_000, maxQueue: 10 });
   try {

@@ -61,3 +61,10 @@ Deno.test("download names and the CLI's output names take the format's extension
     assert.equal(outputName("a/beach.jpg", format), format === "jpeg" ? "a/beach.jpg" : `a/beach.${extension}`);
   }
 });
+
+Deno.test("a web set's job may take one time limit per two outputs; one output, one limit", async () => {
+  const { timeoutScale } = await import("../../server/services/compression/codec-compressor.ts");
+  assert.equal(timeoutScale(DEFAULT_SAVED_SETTINGS), 1);
+  assert.equal(timeoutScale({ ...DEFAULT_SAVED_SETTINGS, widths: [640, 1280, 1920, 2560] }), 4, "4 × AVIF + JPEG");
+  assert.equal(timeoutScale({ ...DEFAULT_SAVED_SETTINGS, widths: [640], formats: ["jpeg"] }), 1);
+});

@@ -1,6 +1,7 @@
 import { createCodecPool, estimateJobMemory } from "../../../codecs/mod.ts";
 import { createInProcessCodec, type InProcessCodec, workersAvailable } from "../../../codecs/pool/in-process.ts";
 import type { Compressor } from "./compressor.ts";
+import type { CompressSettings } from "../../../contract/settings.ts";
 
 export interface CodecCompressorOptions {
   workers: number;
@@ -11,6 +12,13 @@ export interface CodecCompressorOptions {
    */
   inProcess?: boolean;
 }
+
+/**
+ * A web set makes widths × formats outputs, each searched: its job may take one limit per two outputs (the
+ * default set's 8: four times a photo's), so a large photo's set is not cut off on a busy machine.
+ */
+export const timeoutScale = (settings: CompressSettings): number =>
+  settings.widths ? Math.max(1, Math.ceil((settings.widths.length * settings.formats.length) / 2)) : 1;
 
 /**
  * The real compressor: the WASM worker pool. The scheduler never hands it more
@@ -28,6 +36,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
     async compress(bytes, settings, call) {
       const r = await pool.compress(bytes, settings, {
         signal: call.signal,
+        timeoutMs: jobTimeoutMs * timeoutScale(settings),
         maxPixels: call.maxPixels,
         deferScore: call.deferScore,
         onProgress: (_stage, percent) => call.onProgress(percent),
