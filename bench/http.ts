@@ -81,6 +81,7 @@ async function uploadAll(
 interface JobView {
   id: string;
   status: string;
+  errorMessage?: string | null;
   scorePending: boolean;
   encoder: string | null;
 }
@@ -237,6 +238,7 @@ export async function webSetBatchMemory(corpus: CorpusImage[], workers: number) 
       `${jobs.filter((j) => j.status === "completed").length}/${images.length}`,
       `completed (${megapixels.toFixed(0)} MP, ${((performance.now() - t) / 1000).toFixed(0)} s)`,
     );
+    for (const failed of jobs.filter((j) => j.status === "error")) console.log(`  failed: ${failed.errorMessage}`);
     figure("web_set_batch_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1200)`);
   } finally {
     await server.stop();
