@@ -76,6 +76,10 @@ export const newTimings = (probes: number): CompressTimings => ({
   proxyProbes: 0,
 });
 
+/** The job list's small upright JPEG of `image` (image/thumbnail.ts). */
+export const encodeThumbnail = (image: RgbaImage): Promise<Uint8Array> =>
+  encodeJpegPixels(thumbnailPixels(image), thumbnailOptions());
+
 /** A job's first steps: inspect the header, refuse what the pipeline would refuse anyway, decode upright. */
 export async function openSource(
   signal: AbortSignal,
@@ -141,7 +145,7 @@ async function compressPixels(
   signal.throwIfAborted();
 
   t = performance.now();
-  const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
+  const thumbnail = await encodeThumbnail(upright);
   timings.encodeMs += performance.now() - t;
 
   const goal = scoreGoalOf(settings);

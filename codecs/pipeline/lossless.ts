@@ -6,13 +6,10 @@
 import { FORMATS, type OutputFormat } from "../../contract/formats.ts";
 import { planMetadata } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
-import { thumbnailPixels } from "../image/thumbnail.ts";
-import { encodeJpegPixels } from "../jpeg/encode.ts";
-import { thumbnailOptions } from "../jpeg/options.ts";
 import { jpegToJxl } from "../jxl/lossless.ts";
 import { IDENTICAL } from "../quality/report.ts";
 import type { CompressResult, ProgressCallback } from "../types.ts";
-import { type CompressInput, newTimings, openSource } from "./compress.ts";
+import { type CompressInput, encodeThumbnail, newTimings, openSource } from "./compress.ts";
 
 /** `held` (a finished JPEG job, or its original kept) as `format`, the lossless container of its bytes. */
 export function inLosslessFormat(held: CompressResult, format: OutputFormat): CompressResult {
@@ -43,7 +40,7 @@ export async function archiveOriginal(
   const { bytes } = input;
   const { info, upright } = await openSource(signal, input, onProgress, timings);
   const t = performance.now();
-  const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
+  const thumbnail = await encodeThumbnail(upright);
   const { width, height } = upright;
   releasePixels(upright);
   onProgress("encode", 20);

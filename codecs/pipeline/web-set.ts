@@ -12,13 +12,17 @@ import { setWidths } from "../../contract/web-sets.ts";
 import { planMetadata } from "../container/metadata.ts";
 import { releasePixels } from "../image/release.ts";
 import { planResize, resample } from "../image/resize.ts";
-import { thumbnailPixels } from "../image/thumbnail.ts";
-import { encodeJpegPixels } from "../jpeg/encode.ts";
-import { thumbnailOptions } from "../jpeg/options.ts";
 import { measurePlanes } from "../quality/planes.ts";
 import type { QualityReport } from "../quality/report.ts";
 import type { CompressResult, ProgressCallback, SetOutput } from "../types.ts";
-import { compressImage, type CompressInput, encodeOutput, newTimings, openSource } from "./compress.ts";
+import {
+  compressImage,
+  type CompressInput,
+  encodeOutput,
+  encodeThumbnail,
+  newTimings,
+  openSource,
+} from "./compress.ts";
 import { measureOutput } from "./measure.ts";
 
 const AUTO: Target = { kind: "auto" };
@@ -38,7 +42,7 @@ export async function compressSet(
   const { bytes, settings } = input;
   const { info, upright } = await openSource(signal, input, onProgress, timings);
   let t = performance.now();
-  const thumbnail = await encodeJpegPixels(thumbnailPixels(upright), thumbnailOptions());
+  const thumbnail = await encodeThumbnail(upright);
 
   const widths = setWidths(settings.widths!, upright.width).sort((a, b) => b - a);
   const steps = widths.length * settings.formats.length;
