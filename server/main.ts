@@ -102,15 +102,18 @@ async function main() {
         sharedDatabase ? ", pulling from the shared queue" : ""
       }`,
   );
-  const { resumed, failed } = await compression.recoverAfterRestart();
+  const { resumed, failed } = await compression.recovery.recoverAfterRestart();
   if (resumed > 0) log.info(`Resumed ${resumed} job(s) left unfinished, whose originals the store still holds`);
   if (failed > 0) log.info(`Marked ${failed} job(s) left unfinished, whose originals are gone, as failed`);
   compression.startLeaseTimers();
   /** A sweep's failure, logged (the sweep runs again at its next tick). */
   const logged = (sweep: string) => (error: unknown) => log.error(`${sweep} failed`, { error });
-  const sweeper = setInterval(() => void compression.sweepExpired().catch(logged("expiry sweep")), 15_000);
+  const sweeper = setInterval(() => void compression.retention.sweepExpired().catch(logged("expiry sweep")), 15_000);
   // Bytes no live job claims (a crash between storing and recording): rare, and a listing costs on S3.
-  const straySweeper = setInterval(() => void compression.sweepStrays().catch(logged("stray sweep")), HOUR_MS);
+  const straySweeper = setInterval(
+    () => void compression.retention.sweepStrays().catch(logged("stray sweep")),
+    HOUR_MS,
+  );
   const sessionSweeper = setInterval(
     () => void purgeExpiredSessions(database.db).catch(logged("session sweep")),
     3_600_000,

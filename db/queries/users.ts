@@ -1,9 +1,14 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { type UserRow, users } from "../schema.ts";
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.query.users.findFirst({ where: eq(users.id, id) });
+}
+
+export function findUsersByIds(db: Db, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select().from(users).where(inArray(users.id, ids));
 }
 
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {

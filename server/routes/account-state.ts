@@ -9,8 +9,8 @@ export const accountStateRoutes = new Hono<AppEnv>()
   .use("/queue/*", requireUser)
   .use("/usage", requireUser)
   .use("/settings", requireUser)
-  .get("/queue/status", async (c) => c.json(await c.var.deps.compression.queueStatus(currentUser(c))))
-  .get("/usage", async (c) => c.json(await c.var.deps.compression.usage(currentUser(c))))
+  .get("/queue/status", async (c) => c.json(await c.var.deps.compression.queries.queueStatus(currentUser(c))))
+  .get("/usage", async (c) => c.json(await c.var.deps.compression.queries.usage(currentUser(c))))
   .get("/settings", (c) => c.json({ settings: storedSettings(currentUser(c)) }))
   .put(
     "/settings",

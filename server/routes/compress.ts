@@ -14,7 +14,7 @@ export const MAX_REQUEST_BYTES = 256 * 1024 * 1024;
 export const compressRoutes = new Hono<AppEnv>()
   .post("/compress", requireUser, async (c) => {
     const user = currentUser(c);
-    const intake = await c.var.deps.compression.openUpload(user);
+    const intake = await c.var.deps.compression.admission.openUpload(user);
     try {
       const declared = c.req.header("Content-Length"); // already checked by the body guard
       if (declared !== undefined) intake.declare(Number(declared));
@@ -25,7 +25,7 @@ export const compressRoutes = new Hono<AppEnv>()
         onFile: (count) => intake.countFile(count),
         fileTooLarge: () => intake.fileTooLarge(),
       });
-      const { refused, ...result } = await c.var.deps.compression.admit(user, readUploadForm(body), intake);
+      const { refused, ...result } = await c.var.deps.compression.admission.admit(user, readUploadForm(body), intake);
       // Each refused file with the status it would have answered alone.
       const response: CompressResponse = {
         ...result,

@@ -45,24 +45,24 @@ const withHeaders = (res: Response, headers: Record<string, string>) => {
 async function compress(c: Context<AppEnv>): Promise<Response> {
   const { settings, async } = parseV1Query(queryParams(new URL(c.req.url).search));
   const user = currentUser(c);
-  const service = c.var.deps.compression;
-  const intake = await service.openApiUpload(user, settings);
+  const { admission, queries, downloads } = c.var.deps.compression;
+  const intake = await admission.openApiUpload(user, settings);
   let job: Job;
   try {
     const file = await readImageBody(c.req.raw, intake);
-    job = (await service.admit(user, { files: [file], settings }, intake, c.var.apiKey!.id)).jobs[0]!;
+    job = (await admission.admit(user, { files: [file], settings }, intake, c.var.apiKey!.id)).jobs[0]!;
   } finally {
     intake.release();
   }
   if (async) {
-    const { used } = await service.usage(user);
+    const { used } = await queries.usage(user);
     return c.json({ id: job.id }, 202, {
       Location: V1.job(job.id),
       [V1_HEADERS.jobId]: job.id,
       [V1_HEADERS.count]: String(used),
     });
   }
-  const end = await service.awaitEnd(user.id, job.id, c.req.raw.signal);
+  const end = await queries.awaitEnd(user.id, job.id, c.req.raw.signal);
   if (!end) {
     // Deleted meanwhile (through the web app or DELETE), or the client left (it hears nothing).
     throw new ApiError(410, "The job was deleted before it finished", { [V1_HEADERS.jobId]: job.id });
@@ -70,8 +70,8 @@ async function compress(c: Context<AppEnv>): Promise<Response> {
   const ended = end.job;
   // Its failure answers by its code, never by its message (app.onError maps the code to a status).
   if (ended.status === "error") throw jobFailure(ended, end.errorCode);
-  const file = await service.download(user.id, job.id);
-  const { used } = await service.usage(user);
+  const file = await downloads.download(user.id, job.id);
+  const { used } = await queries.usage(user);
   return withHeaders(fileResponse(file, "attachment"), jobHeaders(ended, used));
 }
 
@@ -89,10 +89,13 @@ export function v1Routes(rateLimit: TokenBucketOptions, lookupLimits?: KeyLookup
     .use("/restore", auth)
     .post("/compress", compress)
     .post("/restore", restore)
-    .get("/jobs/:id", async (c) => c.json(await c.var.deps.compression.job(currentUser(c).id, c.req.param("id"))))
+    .get(
+      "/jobs/:id",
+      async (c) => c.json(await c.var.deps.compression.queries.job(currentUser(c).id, c.req.param("id"))),
+    )
     .get("/jobs/:id/result", async (c) => {
       const id = c.req.param("id");
-      const file = await c.var.deps.compression.download(currentUser(c).id, id);
+      const file = await c.var.deps.compression.downloads.download(currentUser(c).id, id);
       return withHeaders(fileResponse(file, "attachment"), { [V1_HEADERS.jobId]: id });
     })
     .all("*", (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));

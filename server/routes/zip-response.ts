@@ -1,6 +1,6 @@
 import { contentDisposition } from "../services/compression/content-disposition.ts";
-import type { ZipFile } from "../services/compression/compression-service.ts";
-import type { ZipVersions } from "../services/compression/compression-service.ts";
+import type { ZipFile } from "../services/compression/downloads.ts";
+import type { ZipVersions } from "../services/compression/downloads.ts";
 import { zipStream } from "../services/compression/zip-stream.ts";
 
 /** `?versions=all` on the ZIP routes: every version, named by its settings; otherwise each photo's latest. */

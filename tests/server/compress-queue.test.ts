@@ -259,7 +259,7 @@ Deno.test("a completed job's bytes expire after the TTL: the record stays, downl
   assert.equal(job.expiresAt, new Date(now + 60_000).toISOString());
   assert.equal((await post(t, `/api/download/${job.id}`, cookie, "GET")).status, 200);
   now += 61_000;
-  assert.equal(await t.compression.sweepExpired(), 1);
+  assert.equal(await t.compression.retention.sweepExpired(), 1);
   const res = await post(t, `/api/download/${job.id}`, cookie, "GET");
   assert.equal(res.status, 410);
   assert.match((await res.json()).error, /expired/);
@@ -285,14 +285,14 @@ Deno.test("after a restart, unfinished jobs fail with a clear message and give t
     maxStoreBytes: 1024 * 1024,
     resultTtlMs: 3_600_000,
   });
-  assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 0, failed: 2 });
-  const jobs = await restarted.listJobs(1);
+  assert.deepEqual(await restarted.recovery.recoverAfterRestart(), { resumed: 0, failed: 2 });
+  const jobs = await restarted.queries.listJobs(1);
   const errors = jobs.filter((j) => j.status === "error");
   assert.equal(errors.length, 2);
   assert.ok(errors.every((j) => j.errorMessage === RESTART_MESSAGE));
   assert.equal(jobs.find((j) => j.status === "completed")?.expired, true);
-  assert.equal((await restarted.usage((await t.db.query.users.findFirst())!)).used, 1);
-  assert.equal((await restarted.listBatches(1))[0]!.status, "completed");
+  assert.equal((await restarted.queries.usage((await t.db.query.users.findFirst())!)).used, 1);
+  assert.equal((await restarted.queries.listBatches(1))[0]!.status, "completed");
   await t.close();
 });
 

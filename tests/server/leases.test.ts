@@ -50,19 +50,19 @@ Deno.test("a job whose instance stops renewing is adopted after its lease by ano
     sharedDatabase: true,
     leaseMs: LEASE,
   });
-  assert.deepEqual(await b.adoptOrphans(), { resumed: 0, failed: 0 }, "A's lease still holds");
+  assert.deepEqual(await b.recovery.adoptOrphans(), { resumed: 0, failed: 0 }, "A's lease still holds");
   now += LEASE + 1; // A never renewed: it is gone, or stalled
-  assert.deepEqual(await b.adoptOrphans(), { resumed: 1, failed: 0 });
+  assert.deepEqual(await b.recovery.adoptOrphans(), { resumed: 1, failed: 0 });
   (await heldB.started(1))[0]!.finish();
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed");
 
   // A wakes up and finishes too: its result is refused, its heartbeat learns the job is gone.
   callA.finish();
-  await t.compression.heartbeat();
-  const [job] = await b.listJobs(user.id);
+  await t.compression.leaseKeeper.heartbeat();
+  const [job] = await b.queries.listJobs(user.id);
   assert.equal(job?.id, jobs[0].id);
   assert.equal(job?.status, "completed");
-  assert.equal((await b.usage((await t.db.query.users.findFirst())!)).used, 1, "charged once");
+  assert.equal((await b.queries.usage((await t.db.query.users.findFirst())!)).used, 1, "charged once");
   assert.equal((await t.request(`/api/download/${job!.id}`, { headers: { Cookie: cookie } })).status, 200);
   await b.drain(100);
   await t.close();
@@ -75,15 +75,15 @@ Deno.test("a restart over a file: database and a file: store resumes the unfinis
   await heldA.started(1); // r1 runs, r2 waits: then the process "dies" (never finishes, never releases)
 
   const { database, heldB, restarted } = await restart();
-  assert.deepEqual(await restarted.recoverAfterRestart(), { resumed: 2, failed: 0 });
+  assert.deepEqual(await restarted.recovery.recoverAfterRestart(), { resumed: 2, failed: 0 });
   (await heldB.started(1))[0]!.finish();
   (await heldB.started(2))[1]!.finish();
-  await waitFor(async () => (await restarted.listJobs(user.id)).every((j) => j.status === "completed"), {
+  await waitFor(async () => (await restarted.queries.listJobs(user.id)).every((j) => j.status === "completed"), {
     message: "both jobs completed on the restarted process",
   });
-  const jobs = await restarted.listJobs(user.id);
+  const jobs = await restarted.queries.listJobs(user.id);
   assert.deepEqual(jobs.map((j) => j.status), ["completed", "completed"]);
-  const used = async () => (await restarted.usage((await database.db.query.users.findFirst())!)).used;
+  const used = async () => (await restarted.queries.usage((await database.db.query.users.findFirst())!)).used;
   assert.equal(await used(), 2);
   // The old process's late result changes nothing. Its run of r1 ends (its result refused: the job is no
   // longer its own), and the end dispatches r2, still queued there, whose start is refused too: the old
@@ -93,7 +93,7 @@ Deno.test("a restart over a file: database and a file: store resumes the unfinis
   await waitFor(() => old.runningCount === 0 && old.queuedCount === 0, {
     message: () => `the old process's runs ended (${old.runningCount} running, ${old.queuedCount} queued)`,
   });
-  assert.deepEqual(await restarted.listJobs(user.id), jobs, "the jobs are as the restarted process left them");
+  assert.deepEqual(await restarted.queries.listJobs(user.id), jobs, "the jobs are as the restarted process left them");
   assert.equal(await used(), 2, "still charged once each");
   assert.equal(heldA.calls.length, 1, "the old process never compressed r2");
   await restarted.drain(100);
@@ -126,12 +126,12 @@ Deno.test("a restart over a file: store measures the deferred scores the previou
   await waitForJobs(t, cookie, (js) => js[0]?.status === "completed" && js[0]?.scorePending === true);
 
   const { database, heldB, restarted } = await restart();
-  await restarted.recoverAfterRestart();
+  await restarted.recovery.recoverAfterRestart();
   await waitFor(() => heldB.scoreCalls.length > 0, { message: "the restarted process measuring the score" });
   assert.equal(heldB.scoreCalls[0]?.tag, "q1");
   heldB.scoreCalls[0]!.finish();
   const job = await waitFor(async () => {
-    const [j] = await restarted.listJobs(user.id);
+    const [j] = await restarted.queries.listJobs(user.id);
     return j?.scorePending === false && j;
   }, { message: "the score stored" });
   assert.equal(job.scorePending, false);

@@ -110,7 +110,9 @@ Deno.test("WORKERS=0 records jobs without running them; an instance with workers
   (await held.started(3))[2]!.finish();
   await waitForJobs(t, free.cookie, (js) => js.length === 2 && js.every((j) => j.status === "completed"));
   assert.equal(
-    (await t.compression.usage((await t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.username, "frida") }))!))
+    (await t.compression.queries.usage(
+      (await t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.username, "frida") }))!,
+    ))
       .used,
     2,
   );
@@ -150,7 +152,7 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   // come round in this test): after its lease, its job is claimable and D takes it. C renews half a
   // lease in, so its own lease never lapses while D polls.
   now += LEASE / 2;
-  await c.heartbeat();
+  await c.leaseKeeper.heartbeat();
   now += LEASE / 2 + 1;
   const jd = (await heldD.started(3))[2]!;
   assert.equal(jd.tag, jb!.tag, "B's lapsed job, within the user's 2 (C's renewed + this one)");
@@ -172,7 +174,7 @@ Deno.test("a user's concurrency holds over all instances; work spreads; a lapsed
   assert.equal(fridaRuns.length, 5, "4 jobs, one of them run twice (B's lapsed one)");
   const rows = await t.db.select().from(jobs);
   assert.ok(rows.every((r) => r.leaseOwner === null));
-  assert.equal((await t.compression.usage((await t.db.query.users.findFirst())!)).used, 4, "charged once each");
+  assert.equal((await t.compression.queries.usage((await t.db.query.users.findFirst())!)).used, 4, "charged once each");
   await close();
 });
 
@@ -252,9 +254,9 @@ Deno.test("a measurement that outlasts its lease keeps it through the heartbeat:
   worker(heldC);
   for (let lease = 0; lease < 3; lease++) {
     now += LEASE / 2;
-    await b.heartbeat();
+    await b.leaseKeeper.heartbeat();
     now += LEASE / 2;
-    await b.heartbeat();
+    await b.leaseKeeper.heartbeat();
     await scoreScanWindow(); // C looks for unmeasured scores once per lease
     const measuring = await rowOf(t, id);
     assert.equal(measuring.leaseOwner, b.instanceId, `lease ${lease + 1}: the score's lease is still B's`);

@@ -36,7 +36,7 @@ Deno.test("with a file: store, a job's original, result and thumbnail are files;
   assert.ok(zipBytes.length > body.length);
 
   now += 61_000;
-  assert.equal(await t.compression.sweepExpired(), 1);
+  assert.equal(await t.compression.retention.sweepExpired(), 1);
   assert.deepEqual(await listAll(store, "jobs/"), [], "the app deleted the bytes when their time was up");
   assert.equal((await t.request(`/api/download/${id}`, { headers: { Cookie: cookie } })).status, 410);
   await t.close();
@@ -62,7 +62,7 @@ Deno.test("deleting a job deletes its stored bytes; the stray sweep removes old 
   // A stray: bytes under a job id no row has (a crash between storing and recording).
   await store.put(jobKey("stray", "original"), new Uint8Array(10), { contentType: "image/jpeg" });
   // Everything counts as old here; only the completed, unexpired job's bytes are claimed and kept.
-  const removed = await t.compression.sweepStrays(new Date(Date.now() + 60_000));
+  const removed = await t.compression.retention.sweepStrays(new Date(Date.now() + 60_000));
   assert.deepEqual(removed, [jobKey("stray", "original")]);
   assert.equal((await listAll(store, `jobs/${jobs[0].id}/`)).length, 3);
   await t.close();

@@ -15,10 +15,7 @@ import {
   type SavedSettings,
 } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow, UserRow } from "../../../db/schema.ts";
-import * as q from "../../../db/queries/jobs.ts";
-import { usedOn } from "../../../db/queries/usage.ts";
 import {
-  encodedFormats,
   inspectJpeg,
   isCodecError,
   type JpegSurvey,
@@ -29,31 +26,16 @@ import {
 import { DomainError, type DomainErrorCode } from "../../domain-error.ts";
 import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
-import { BATCH_PRIORITY_RANK, concurrencyOf, type QueuedJob } from "../scheduling/policy.ts";
-import { QuotaExceeded } from "../lifecycle/transitions.ts";
+import { QuotaExceeded, type Transitions } from "../lifecycle/transitions.ts";
+import { NO_LEASE } from "../lifecycle/sql.ts";
 import type { UploadForm } from "./upload-form.ts";
 import { dailyLimitReached, fileTooLarge, storeFull, tooManyFiles, UploadIntake } from "./upload-intake.ts";
-import { batchSettings, toBatch, toJob } from "./views.ts";
+import { toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
-import { isExpired, ownedBatch, ownedJob } from "./queries.ts";
-import type { CompressionCore } from "./core.ts";
-
-/** A pending job as the scheduler sees it (at admission, and when a job is adopted or resumed). */
-export function queuedJob(core: CompressionCore, row: JobRow, batch: BatchRow, plan: PlanLimits): QueuedJob {
-  const options = batchSettings(batch);
-  return {
-    jobId: row.id,
-    pixels: row.pixels,
-    bytes: row.originalSize,
-    formats: encodedFormats(options),
-    userId: row.userId,
-    batchId: batch.id,
-    planPriority: plan.priority,
-    batchPriority: BATCH_PRIORITY_RANK[options.priority],
-    userLimit: concurrencyOf(plan, options.maxConcurrent),
-    order: core.scheduler.nextOrder(),
-  };
-}
+import { isExpired, ownedBatch, ownedJob } from "./owned.ts";
+import type { JobFiles } from "./job-files.ts";
+import type { JobQueue } from "./job-queue.ts";
+import type { CompressionReads } from "./reads.ts";
 
 function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
   if (settings.target && !plan.targets) {
@@ -101,15 +83,41 @@ const surveyOf = async (file: Blob) => surveyJpeg(new Uint8Array(await file.arra
 /** The pixel count a JPEG's header declares (0 when it has no readable frame header). */
 const pixelsOf = (survey: JpegSurvey) => survey.frame ? survey.frame.width * survey.frame.height : 0;
 
+export interface AdmissionDeps {
+  reads: Pick<
+    CompressionReads,
+    | "usedOn"
+    | "countUnfinishedApiJobs"
+    | "countRecompressions"
+    | "findJob"
+    | "findJobOfUser"
+    | "findBatch"
+    | "findBatchOfUser"
+    | "jobsOfBatch"
+  >;
+  transitions: Pick<Transitions, "admit">;
+  /** Originals stored, and the store's room reserved for them. */
+  files: Pick<JobFiles, "reserve" | "blob" | "put" | "free">;
+  /** Where admitted jobs go: this instance's scheduler or the shared queue. */
+  jobQueue: Pick<JobQueue, "admissionLease" | "admitted">;
+  now: () => number;
+  /** How long results are kept after they complete (named in a refusal). */
+  ttlMs: number;
+}
+
 export class Admission {
-  #c: CompressionCore;
+  /** False once draining: uploads are refused. */
+  #accepting = true;
   /** API uploads per user whose body is still arriving here (no job row yet). */
   #apiArriving = new Map<number, number>();
   /** The last in-flight check per user: the next one waits for it. */
   #apiChecks = new Map<number, Promise<void>>();
 
-  constructor(core: CompressionCore) {
-    this.#c = core;
+  constructor(private readonly deps: AdmissionDeps) {}
+
+  /** From now on uploads are refused (the server is draining). */
+  stopAccepting(): void {
+    this.#accepting = false;
   }
 
   /**
@@ -118,19 +126,19 @@ export class Admission {
    * bounds the body as it streams (upload-intake.ts). Release it on every path.
    */
   async openUpload(user: UserRow): Promise<UploadIntake> {
-    if (!this.#c.accepting) {
+    if (!this.#accepting) {
       throw new DomainError("unavailable", "The server is restarting; please try again in a minute", {
         retryAfterSeconds: 60,
       });
     }
-    const now = this.#c.now();
+    const now = this.deps.now();
     const plan = planOf(user, now);
     let left: number | null = null;
     if (plan.dailyCompressions !== null) {
-      left = Math.max(0, plan.dailyCompressions - await usedOn(this.#c.db, user.id, utcDay(now)));
+      left = Math.max(0, plan.dailyCompressions - await this.deps.reads.usedOn(user.id, utcDay(now)));
       if (left === 0) throw dailyLimitReached(plan, 0, 0, now);
     }
-    return new UploadIntake(plan, left, this.#c.files.reserve(), now);
+    return new UploadIntake(plan, left, this.deps.files.reserve(), now);
   }
 
   /**
@@ -139,14 +147,14 @@ export class Admission {
    * plan (forbidden_plan) and an account with MAX_API_JOBS_IN_FLIGHT API jobs unfinished (unavailable; ADR 025).
    */
   async openApiUpload(user: UserRow, settings: SavedSettings): Promise<UploadIntake> {
-    refuseTargetOffPlan(planOf(user, this.#c.now()), settings);
+    refuseTargetOffPlan(planOf(user, this.deps.now()), settings);
     const intake = await this.openUpload(user);
     // One check at a time per user, and requests still arriving here count with the unfinished jobs:
     // 150 requests at once otherwise all read the same count (issue 29, I1). A request counts until
     // its job row exists (`admit`) or it is refused: both release the intake.
     const previous = this.#apiChecks.get(user.id) ?? Promise.resolve();
     const check = previous.then(async () => {
-      const unfinished = await q.countUnfinishedApiJobs(this.#c.db, user.id);
+      const unfinished = await this.deps.reads.countUnfinishedApiJobs(user.id);
       const arriving = this.#apiArriving.get(user.id) ?? 0; // read after the await: releases happen meanwhile
       if (unfinished + arriving >= MAX_API_JOBS_IN_FLIGHT) {
         throw new DomainError(
@@ -205,8 +213,7 @@ export class Admission {
       throw storeFull();
     }
 
-    const now = this.#c.now();
-    const day = utcDay(now);
+    const day = utcDay(this.deps.now());
     const created = await this.#createBatch(
       user,
       plan,
@@ -243,29 +250,30 @@ export class Admission {
     settings: RecompressSettings,
     name: string,
   ): Promise<CompressResponse> {
-    const plan = planOf(user, this.#c.now());
+    const { reads, files, now } = this.deps;
+    const plan = planOf(user, now());
     refuseTargetOffPlan(plan, settings);
     const held: { row: JobRow; original: Blob }[] = [];
     for (const row of sources) {
-      if (row.status !== "completed" || isExpired(this.#c, row)) continue;
-      const original = await this.#c.files.blob(row.id, "original", "image/jpeg");
+      if (row.status !== "completed" || isExpired(row, now())) continue;
+      const original = await files.blob(row.id, "original", "image/jpeg");
       if (original) held.push({ row, original });
     }
     if (held.length === 0) {
       // Worded for every store kind: the bytes went at expiry or with their job, wherever they were kept.
-      const kept = retentionPhrase(Math.round(this.#c.ttlMs / 1000));
+      const kept = retentionPhrase(Math.round(this.deps.ttlMs / 1000));
       throw new DomainError(
         "gone",
         `The originals have been deleted (images are kept for ${kept} after compression); please upload the images again`,
       );
     }
-    const day = utcDay(this.#c.now());
+    const day = utcDay(now());
     const entries: NewEntry[] = [];
     const usedToday = new Map<string, number>(); // re-compressions per upload, this one included
     for (const { row, original } of held) {
       const rootId = row.sourceJobId ?? row.id;
-      const root = rootId === row.id ? row : await q.findJob(this.#c.db, rootId);
-      const count = usedToday.get(rootId) ?? await q.countRecompressions(this.#c.db, rootId, day);
+      const root = rootId === row.id ? row : await reads.findJob(rootId);
+      const count = usedToday.get(rootId) ?? await reads.countRecompressions(rootId, day);
       usedToday.set(rootId, count + 1);
       const free = root !== undefined && root.charged && root.quotaDay === day && count < FREE_RECOMPRESSIONS_PER_IMAGE;
       entries.push({
@@ -278,7 +286,7 @@ export class Admission {
       });
     }
     // The originals are stored again under the new jobs: room is reserved across the awaits below.
-    const room = this.#c.files.reserve();
+    const room = files.reserve();
     if (!room.grow(entries.reduce((sum, e) => sum + e.size, 0))) throw storeFull();
     // Batch options not sent are the user's saved ones; a re-compression never pauses on an error unless asked.
     const all: SavedSettings = { ...storedSettings(user), pauseOnError: false, ...settings };
@@ -291,22 +299,22 @@ export class Admission {
   }
 
   async recompressJob(user: UserRow, jobId: string, settings: RecompressSettings): Promise<CompressResponse> {
-    const row = await ownedJob(this.#c.db, user.id, jobId);
+    const row = await ownedJob(this.deps.reads, user.id, jobId);
     if (row.status !== "completed") throw new DomainError("conflict", "Only a completed image can be re-compressed");
     return this.recompress(user, [row], settings, row.filename);
   }
 
   async recompressBatch(user: UserRow, batchId: string, settings: RecompressSettings): Promise<CompressResponse> {
-    const batch = await ownedBatch(this.#c.db, user.id, batchId);
-    const rows = (await q.jobsOfBatch(this.#c.db, batch.id)).filter((r) => r.status === "completed");
+    const batch = await ownedBatch(this.deps.reads, user.id, batchId);
+    const rows = (await this.deps.reads.jobsOfBatch(batch.id)).filter((r) => r.status === "completed");
     if (rows.length === 0) throw new DomainError("conflict", "This batch has no completed images to re-compress");
     return this.recompress(user, rows, settings, `${batch.name} (re-compressed)`);
   }
 
   /** The admission of `count` units refused: the day's quota, with what is left today. */
   async #quotaRefusal(user: UserRow, plan: PlanLimits, day: string, count: number): Promise<never> {
-    const left = Math.max(0, plan.dailyCompressions! - await usedOn(this.#c.db, user.id, day));
-    throw dailyLimitReached(plan, left, count, this.#c.now());
+    const left = Math.max(0, plan.dailyCompressions! - await this.deps.reads.usedOn(user.id, day));
+    throw dailyLimitReached(plan, left, count, this.deps.now());
   }
 
   /**
@@ -321,8 +329,11 @@ export class Admission {
     day: string,
     admitted: () => void = () => {},
   ): Promise<{ jobs: Job[]; batch: Batch }> {
-    const now = new Date(this.#c.now());
+    const { files, jobQueue } = this.deps;
+    const now = new Date(this.deps.now());
     const { settings } = batch;
+    // This instance's lease, or none on a shared queue until an instance claims the job.
+    const lease = jobQueue.admissionLease(now.getTime());
     const batchRow: BatchRow = {
       id: crypto.randomUUID(),
       userId: user.id,
@@ -366,17 +377,14 @@ export class Admission {
       expiresAt: null,
       expired: false,
       pixels: "refused" in entry ? 0 : entry.pixels,
-      // Queued here: this instance holds the job (renewed by its heartbeat) until it ends it; on a
-      // shared queue it has no owner until an instance claims it.
-      leaseOwner: "refused" in entry || this.#c.sharedQueue ? null : this.#c.instanceId,
-      leaseExpiresAt: "refused" in entry || this.#c.sharedQueue ? null : new Date(now.getTime() + this.#c.leaseMs),
+      ...("refused" in entry ? NO_LEASE : lease),
     }));
     const charged = jobRows.filter((r) => r.charged).length;
     // Bytes before rows: a job any instance can see has its original in the store.
     const stored = entries.flatMap((entry, i) => "refused" in entry ? [] : [{ id: jobRows[i]!.id, entry }]);
     try {
-      await Promise.all(stored.map(({ id, entry }) => this.#c.files.put(id, "original", entry.original, "image/jpeg")));
-      await this.#c.transitions.admit(batchRow, jobRows, {
+      await Promise.all(stored.map(({ id, entry }) => files.put(id, "original", entry.original, "image/jpeg")));
+      await this.deps.transitions.admit(batchRow, jobRows, {
         userId: user.id,
         day,
         count: charged,
@@ -385,19 +393,13 @@ export class Admission {
       admitted();
     } catch (err) {
       // The admission did not commit: no row claims the originals stored for it, so they go.
-      await this.#c.files.free({ freeBytes: stored.map(({ id }) => id) });
+      await files.free({ freeBytes: stored.map(({ id }) => id) });
       if (err instanceof QuotaExceeded) await this.#quotaRefusal(user, plan, day, charged);
       throw err;
     }
-    if (this.#c.sharedQueue) {
-      this.#c.wakeQueue();
-    } else {
-      this.#c.scheduler.enqueue(
-        jobRows.filter((row) => row.status === "pending").map((row) => queuedJob(this.#c, row, batchRow, plan)),
-      );
-    }
+    jobQueue.admitted(jobRows.filter((row) => row.status === "pending"), batchRow, plan);
     const jobs = jobRows.map((row) => toJob(row, settings));
-    return { jobs, batch: toBatch((await q.findBatch(this.#c.db, batchRow.id)) ?? batchRow, jobs) };
+    return { jobs, batch: toBatch((await this.deps.reads.findBatch(batchRow.id)) ?? batchRow, jobs) };
   }
 
   /**

@@ -14,6 +14,12 @@ import { type JobRow, jobs } from "../../../db/schema.ts";
 import { refreshBatchOfJob } from "./batch-status.ts";
 import { leaseFree, leaseHeld, NO_LEASE, runBatch, UNFINISHED } from "./sql.ts";
 
+/** This instance as a lease holder: the owner its leases name, and how long one holds without renewal. */
+export interface LeaseTerms {
+  owner: string;
+  ms: number;
+}
+
 /** A job taken by `owner`: pending under its lease until `leaseUntil`. */
 const underLease = (owner: string, leaseUntil: number) => ({
   status: "pending" as const,
@@ -62,7 +68,7 @@ export class Leases {
     owner: string,
     jobIds: string[],
     leaseUntil: number,
-    progress: Map<string, number>,
+    progress: ReadonlyMap<string, number>,
     measuring: string[] = [],
   ) {
     if (jobIds.length === 0 && measuring.length === 0) return new Set<string>();
@@ -84,12 +90,12 @@ export class Leases {
   }
 
   /** progress: records the running jobs' progress, for polls that reach other instances. */
-  async recordProgress(owner: string, progress: Map<string, number>): Promise<void> {
+  async recordProgress(owner: string, progress: ReadonlyMap<string, number>): Promise<void> {
     const items = this.#progressItems(owner, progress);
     if (items.length > 0) await this.#run(items);
   }
 
-  #progressItems(owner: string, progress: Map<string, number>): BatchItem<"sqlite">[] {
+  #progressItems(owner: string, progress: ReadonlyMap<string, number>): BatchItem<"sqlite">[] {
     return [...progress].map(([id, p]) =>
       this.db.update(jobs).set({ progress: p })
         .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.status, "processing")))
