@@ -13,7 +13,7 @@ import { type RunningServer, startServer } from "../tests/setup/server-process.t
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
 
-interface Client {
+export interface Client {
   cookie: string;
   get(path: string): Promise<Response>;
 }
@@ -50,13 +50,23 @@ export async function createApiKey(server: RunningServer, cookie: string): Promi
   return (await res.json() as CreatedApiKey).key;
 }
 
-async function premiumClient(server: RunningServer, username: string): Promise<Client> {
+export async function premiumClient(server: RunningServer, username: string): Promise<Client> {
   const cookie = await registerPremium(server, username);
   return { cookie, get: (path) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } }) };
 }
 
-/** One batch; `fields` are further settings fields of the form (DESIGN §4), e.g. `encoder`. */
-async function uploadAll(
+/** The upload answered other than 201 (e.g. 400: settings the product refuses); `body` is its answer. */
+export class UploadRefused extends Error {
+  constructor(readonly status: number, readonly body: string) {
+    super(`compress: ${status} ${body}`);
+  }
+}
+
+/**
+ * One batch; `fields` are further settings fields of the form (DESIGN §4), e.g. `encoder`, or `maxConcurrent`
+ * (10 unless given).
+ */
+export async function uploadAll(
   server: RunningServer,
   client: Client,
   images: CorpusImage[],
@@ -66,19 +76,18 @@ async function uploadAll(
   for (const image of images) {
     form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
   }
-  form.append("maxConcurrent", "10");
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [name, value] of Object.entries({ maxConcurrent: "10", ...fields })) form.append(name, value);
   const res = await fetch(`${server.url}/api/compress`, {
     method: "POST",
     headers: { Cookie: client.cookie },
     body: form,
   });
-  if (res.status !== 201) throw new Error(`compress: ${res.status} ${await res.text()}`);
+  if (res.status !== 201) throw new UploadRefused(res.status, await res.text());
   const { jobs } = await res.json() as { jobs: Array<{ id: string }> };
   return jobs.map((j) => j.id);
 }
 
-interface JobView {
+export interface JobView {
   id: string;
   status: string;
   errorMessage?: string | null;
@@ -87,7 +96,7 @@ interface JobView {
 }
 
 /** Polls until every job ended (and returns them); with `scored`, until every deferred score arrived too. */
-async function waitAllSettled(client: Client, ids: string[], scored = false): Promise<JobView[]> {
+export async function waitAllSettled(client: Client, ids: string[], scored = false): Promise<JobView[]> {
   const wanted = new Set(ids);
   for (;;) {
     // 5 polls a second: within the server's per-session poll budget (10/s), which answers 429 beyond it.
@@ -104,7 +113,8 @@ async function waitAllSettled(client: Client, ids: string[], scored = false): Pr
   }
 }
 
-async function peakRssOf(pid: number): Promise<number> {
+/** A process's peak RSS in MB: VmHWM, the process's (all its threads') high-water mark. */
+export async function peakRssOf(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }

@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
- * `deno task bench quality` (or `avif`, `auto-format`, `jxl`): that section alone; `ratios`: the ratio lines (quality, native, resize, web set).
+ * `deno task bench quality` (or `avif`, `auto-format`, `jxl`, `batch`): that section alone; `ratios`: the ratio lines
+ * (quality, native, resize, web set, a batch on auto against the fixed path and a mixed run's peak).
  * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh) instead of the public corpus. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
@@ -27,6 +28,7 @@ import { livePreviewBench } from "./live-preview.ts";
 import { jobMemoryBench } from "./job-memory.ts";
 import { resizeBench } from "./resize.ts";
 import { webSetBench } from "./web-sets.ts";
+import { batchWaitBench } from "./batch-wait.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -71,11 +73,18 @@ if (Deno.args[0] === "quality") {
 if (Deno.args[0] === "ratios") {
   // `deno task bench ratios`: the ratio lines a reviewer compares across sets (BENCH_SET=validation for the
   // validation set): bytes and scores against cjpeg q80 and the oracle, the fixed path against native
-  // MozJPEG, resize against libvips, one photo's web set against its fixed path.
+  // MozJPEG, resize against libvips, one photo's web set against its fixed path, a batch on auto against the
+  // fixed batch as users wait, and the server's peak over a mixed run.
   await qualityBench(corpus);
   await fixedPathVsNative(corpus, WORKERS);
   await resizeBench(corpus);
   await webSetBench(corpus);
+  await batchWaitBench(corpus);
+  Deno.exit(0);
+}
+if (Deno.args[0] === "batch") {
+  // `deno task bench batch`: the run's photos as one batch on auto against the fixed path, and a mixed run's peak RSS.
+  await batchWaitBench(corpus);
   Deno.exit(0);
 }
 if (Deno.args[0] === "avif") {
