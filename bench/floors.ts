@@ -9,11 +9,17 @@ import type { Codec } from "../codecs/codec.ts";
 import { planMetadata, spliceSegments } from "../codecs/container/metadata.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import { releasePixels } from "../codecs/image/release.ts";
-import { agreementMargin, AUTO_SCORE_THRESHOLD } from "../codecs/pipeline/targets.ts";
+import { AGREEMENT_MARGIN, AUTO_SCORE_THRESHOLD } from "../codecs/pipeline/targets.ts";
 import { type MeasurePlanes, measurePlanes } from "../codecs/quality/planes.ts";
 import { compareQuality } from "../codecs/quality/report.ts";
 import { CODECS } from "../codecs/registry.ts";
-import { type CompressSettings, DEFAULT_SETTINGS, type Encoder, ENCODERS } from "../contract/settings.ts";
+import {
+  type ChromaSubsampling,
+  type CompressSettings,
+  DEFAULT_SETTINGS,
+  type Encoder,
+  ENCODERS,
+} from "../contract/settings.ts";
 import { cjpeg } from "./cjpeg.ts";
 import { type Photo, pnm, uprightPhoto } from "./pixels.ts";
 import { type ReferenceScorer, referenceScorer } from "./reference-metric.ts";
@@ -64,8 +70,12 @@ export async function lowestPassing(lo: number, hi: number, passes: (q: number) 
 }
 
 /** One encoder on one photo: each quality encoded and scored once, whichever goal asks for it. */
-export function prober(photo: MeasuredPhoto, codec: Codec): (q: number) => Promise<Probe> {
-  const settings: CompressSettings = { ...DEFAULT_SETTINGS, encoder: codec.id as Encoder };
+export function prober(
+  photo: MeasuredPhoto,
+  codec: Codec,
+  chromaSubsampling: ChromaSubsampling = DEFAULT_SETTINGS.chromaSubsampling,
+): (q: number) => Promise<Probe> {
+  const settings: CompressSettings = { ...DEFAULT_SETTINGS, encoder: codec.id as Encoder, chromaSubsampling };
   const pixels = codec.prepare(photo.pixels, settings, photo.grayscale);
   const probes = new Map<number, Promise<Probe>>();
   const probe = async (quality: number): Promise<Probe> => {
@@ -144,13 +154,20 @@ export async function photoFloors({ bytes, auto, tool }: FloorsRequest): Promise
     const reencoded = await cjpeg(pnm(photo.pixels, photo.grayscale), 80, true, "2x2");
     const cjpegScore = await engineScore(photo, reencoded);
     // Without the tool, the engine's metric plus its agreement margin stands in for it.
-    const engineGoal = reference ? AUTO_SCORE_THRESHOLD : AUTO_SCORE_THRESHOLD + agreementMargin(photo.grayscale);
+    const engineGoal = reference ? AUTO_SCORE_THRESHOLD : AUTO_SCORE_THRESHOLD + AGREEMENT_MARGIN;
     const oracle = {} as Record<Encoder, Oracle>, equal = {} as Record<Encoder, Floor>;
     for (const id of ENCODERS) {
       const probe = prober(photo, CODECS[id]);
       equal[id] = floorOf(await engineFloor(probe, cjpegScore));
-      const floor = await engineFloor(probe, engineGoal);
-      const found = reference ? await referenceFloor(probe, floor.quality, reference, AUTO_SCORE_THRESHOLD) : null;
+      let floor = await engineFloor(probe, engineGoal), floorProbe = probe;
+      // As auto searches chroma (issue 31): where 4:2:0 reaches 80 at no quality and the source keeps finer
+      // chroma, the oracle is full chroma's floor.
+      if (floor.score < engineGoal && !photo.grayscale && photo.info.chromaSubsampling !== "4:2:0") {
+        const full = prober(photo, CODECS[id], "4:4:4");
+        const fullFloor = await engineFloor(full, engineGoal);
+        if (fullFloor.score >= engineGoal) [floor, floorProbe] = [fullFloor, full];
+      }
+      const found = reference ? await referenceFloor(floorProbe, floor.quality, reference, AUTO_SCORE_THRESHOLD) : null;
       oracle[id] = { ...floorOf(found ?? floor), reference: found?.reference ?? null, engineQuality: floor.quality };
     }
     const autoReference = reference && auto ? await reference.score(await decodeJpegPixels(auto)) : null;

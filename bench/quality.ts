@@ -7,7 +7,7 @@
 import process from "node:process";
 import { type CompressResult, createCodecPool } from "../codecs/mod.ts";
 import { compareXyb, xybPyramid } from "../codecs/quality/ssimulacra2.ts";
-import { agreementMargin, AUTO_SCORE_THRESHOLD } from "../codecs/pipeline/targets.ts";
+import { AGREEMENT_MARGIN, AUTO_SCORE_THRESHOLD } from "../codecs/pipeline/targets.ts";
 import { type CompressSettings, DEFAULT_SETTINGS, type Encoder, ENCODERS } from "../contract/settings.ts";
 import { ensureCjpeg } from "./cjpeg.ts";
 import type { CorpusImage } from "./corpus.ts";
@@ -166,7 +166,7 @@ export async function autoAndBytes(corpus: CorpusImage[]): Promise<void> {
 
   const judge = tool
     ? "reference SSIMULACRA 2.1 tool >= 80"
-    : `engine's metric >= ${AUTO_SCORE_THRESHOLD} + ${agreementMargin(false)} margin (no reference tool)`;
+    : `engine's metric >= ${AUTO_SCORE_THRESHOLD} + ${AGREEMENT_MARGIN} margin (no reference tool)`;
   for (const id of ENCODERS) {
     figure(`oracle_${id}_bytes_vs_cjpeg_q80`, vsCjpeg(photos.map((p) => p.oracle[id])), `% (${judge}, bisection)`);
   }
@@ -206,6 +206,23 @@ export async function autoAndBytes(corpus: CorpusImage[]): Promise<void> {
     "fixed = its result alone, score deferred (target <= 2.5)",
   );
   timeRatios("auto_vs_fixed_time", auto, fixed, "fixed with its score measured in the job");
+  // Where auto's time goes, against the fixed result's own stages (issue 31, item 3).
+  const split = (rs: CompressResult[]) => {
+    const total = sum(rs.map((r) => r.timings.totalMs));
+    const share = (key: "decodeMs" | "encodeMs" | "measureMs" | "proxyMs") =>
+      `${key.slice(0, -2)} ${(100 * sum(rs.map((r) => r.timings[key])) / total).toFixed(0)}%`;
+    const rest = total -
+      sum(rs.map((r) => r.timings.decodeMs + r.timings.encodeMs + r.timings.measureMs + r.timings.proxyMs));
+    return `${share("decodeMs")}, ${share("proxyMs")} (mosaic), ${share("encodeMs")} (full size), ${
+      share("measureMs")
+    } (scores and the original's pyramid), other ${(100 * rest / total).toFixed(0)}%`;
+  };
+  figure("auto_time_split", split(auto), `of ${(sum(auto.map((r) => r.timings.totalMs)) / 1000).toFixed(1)} s`);
+  figure(
+    "fixed_result_time_split",
+    split(fixedResult),
+    `of ${(sum(fixedResult.map((r) => r.timings.totalMs)) / 1000).toFixed(1)} s`,
+  );
   figure("auto_probes_mean", sum(auto.map((r) => r.timings.probes)) / auto.length, "full-size probes");
   figure("auto_mosaic_probes_mean", sum(auto.map((r) => r.timings.proxyProbes)) / auto.length, "mosaic probes");
   figure("fixed_q80_median_score", median(fixed.map((r) => r.quality!.score)));

@@ -32,7 +32,7 @@ import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback 
 import { searchEncoders } from "./encoder-search.ts";
 import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
 import { searchQuality } from "./target-search.ts";
-import { agreementMargin, chromaForGoal, searchSpecFor } from "./targets.ts";
+import { AGREEMENT_MARGIN, chromaForGoal, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
   bytes: Uint8Array;
@@ -351,6 +351,7 @@ export async function encodeOutput(
     quality: number,
     measure: boolean,
     using: CompressSettings = encodeSettings,
+    sizeToBeat = Infinity,
   ): Promise<Encoded> => {
     signal.throwIfAborted();
     let te = performance.now();
@@ -358,6 +359,10 @@ export async function encodeOutput(
     const out = codec.carryMetadata(encoded, metadataFor(codec));
     timings.encodeMs += performance.now() - te;
     if (!measure) return { codec, quality, bytes: out, size: out.length, score: 0, report: null };
+    // A probe that cannot win (no smaller than a passing result) is not worth its score.
+    if (out.length >= sizeToBeat) {
+      return { codec, quality, bytes: out, size: out.length, score: -Infinity, report: null };
+    }
     te = performance.now();
     const report = await measureOutput(out, codec, planes!);
     timings.measureMs += performance.now() - te;
@@ -366,7 +371,7 @@ export async function encodeOutput(
   };
 
   if (goal !== null) {
-    const aim = goal + agreementMargin(grayscale);
+    const aim = goal + AGREEMENT_MARGIN;
     const search = (using: CompressSettings) =>
       searchEncoders(codecs, toEncode, {
         signal,
@@ -378,9 +383,9 @@ export async function encodeOutput(
           timings.proxyMs += performance.now() - tp;
           return out;
         },
-        fullProbe: (codec, q, probes, maxProbes) => {
+        fullProbe: (codec, q, probes, maxProbes, sizeToBeat) => {
           onProgress("encode", 10 + Math.round((70 * probes) / maxProbes));
-          return encodeAt(codec, q, true, using);
+          return encodeAt(codec, q, true, using, sizeToBeat);
         },
         timings,
       });

@@ -31,13 +31,13 @@ export function searchSpecFor(target: Target & { kind: "size" }): SearchSpec {
 }
 
 /**
- * Our SSIMULACRA 2 reads at most this much above the reference tool's on outputs scoring 65-95 (measured
- * on the 84 reference pairs: ≤ 0.25 for colour photos, ≤ 0.5 for the grayscale one), so a goal is searched
- * this much higher: an output we pass also passes the reference.
+ * Our SSIMULACRA 2 over-reads the reference tool's by at most 0.05 near the goal (public corpus: the 7
+ * reference pairs scoring 74-86 and the 24 auto outputs at 80.3-81.3; +0.107 at most over all 84 pairs,
+ * 44-96, the larger ones at 88-90), so a goal is searched this much higher and an output we pass also passes
+ * the reference. The margin is paid in bytes wherever a photo's floor lands inside it: a quality step costs
+ * 3-6% near 80 and up to 24% above q90.
  */
-export function agreementMargin(grayscale: boolean): number {
-  return grayscale ? 0.5 : 0.25;
-}
+export const AGREEMENT_MARGIN = 0.08;
 
 export function scoreGoal(target: Target): number | null {
   return target.kind === "auto" ? AUTO_SCORE_THRESHOLD : target.kind === "quality" ? target.score : null;

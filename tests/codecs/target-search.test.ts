@@ -94,7 +94,7 @@ Deno.test("without a proxy, the score search ends within a step of the floor or 
   assert.equal(unreachable, 3, "the cases cover unreachable goals (70/0.5 at 80 and 90, 76/0.3 at 90)");
 });
 
-Deno.test("a calibrated proxy brings the search within a step of the floor in at most 3 full probes, whatever its offset", async () => {
+Deno.test("a calibrated proxy brings the search within a step of the floor in at most 3 full probes (4 to reach the floor), whatever its offset", async () => {
   let unreachable = 0;
   for (const [at80, slope] of CURVES) {
     for (const goal of [60, 80, 88]) {
@@ -110,7 +110,13 @@ Deno.test("a calibrated proxy brings the search within a step of the floor in at
         const outcome = await searchScore(spec, probe, proxy);
         const label = `${at80}/${slope} goal ${goal} offset ${offset}/${drift}`;
         assertOutcome(outcome, probed, spec, at80, slope, label);
-        assert.ok(outcome.probes <= 3, `${label}: full probes at ${probed.map((p) => p.quality)}`);
+        // A fourth probe only to land on the floor itself (the offset, interpolated between two bracketing
+        // probes, predicted the step below passes).
+        const onFloor = scoreAt(at80, slope, outcome.chosen.quality - 1) < goal;
+        assert.ok(
+          outcome.probes <= 3 || (outcome.probes === 4 && onFloor),
+          `${label}: full probes at ${probed.map((p) => p.quality)}`,
+        );
         // Cheap probes, but not unbounded: interpolation inside the bracket, not bisection.
         assert.ok(proxied.length <= 10, `${label}: ${proxied.length} proxy probes`);
         if (scoreAt(at80, slope, spec.hi) < goal) unreachable++;
@@ -118,6 +124,17 @@ Deno.test("a calibrated proxy brings the search within a step of the floor in at
     }
   }
   assert.equal(unreachable, 9, "the cases cover unreachable goals (70/0.5 at 80 and 88, 76/0.3 at 88)");
+});
+
+Deno.test("a mosaic reading below its photo does not send the first probe to the highest quality", async () => {
+  // The full image reads 3 points above its mosaic (the median photo reads 1.8 below): with the median offset
+  // no quality reaches a goal of 91 on the mosaic.
+  const { probe, probed } = curve(81, 0.8);
+  const proxy = (q: number) => Promise.resolve(scoreAt(81, 0.8, q) - 3);
+  const spec = scoreSearchFor(mozjpeg, 91, "4:4:4");
+  const outcome = await searchScore(spec, probe, proxy);
+  assert.ok(probed[0]!.quality < spec.hi, `first probe at q${probed[0]!.quality}`);
+  assertOutcome(outcome, probed, spec, 81, 0.8, "reads low");
 });
 
 Deno.test("the prediction starts near q80 for auto and uses 4:4:4 only for high goals", () => {
