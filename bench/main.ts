@@ -61,6 +61,15 @@ async function runPool(corpus: CorpusImage[], size: number, settings: (image: Co
   return { results, seconds };
 }
 
+/** The corpus at default settings on 1 worker, then on WORKERS (peak RSS reset between). */
+async function poolRuns(corpus: CorpusImage[]) {
+  const one = await runPool(corpus, 1, () => DEFAULT_SETTINGS);
+  await resetPeakRss();
+  const two = await runPool(corpus, WORKERS, () => DEFAULT_SETTINGS);
+  figure(`pool_${WORKERS}_workers_speedup`, one.seconds / two.seconds, "x (target >= 1.8)");
+  return { one, two };
+}
+
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: number[]) => sum(values) / values.length;
 
@@ -74,12 +83,15 @@ if (Deno.args[0] === "ratios") {
   // `deno task bench ratios`: the ratio lines a reviewer compares across sets (BENCH_SET=validation for the
   // validation set): bytes and scores against cjpeg q80 and the oracle, the fixed path against native
   // MozJPEG, resize against libvips, one photo's web set against its fixed path, a batch on auto against the
-  // fixed batch as users wait, and the server's peak over a mixed run.
-  await qualityBench(corpus);
+  // fixed batch as users wait, the server's peak over a mixed run, 2 workers against 1, and /api/jobs under polls.
+  // `--no-quality` leaves out the bytes and scores (the longest part, deterministic for a given tree).
+  if (!Deno.args.includes("--no-quality")) await qualityBench(corpus);
   await fixedPathVsNative(corpus, WORKERS);
   await resizeBench(corpus);
   await webSetBench(corpus);
   await batchWaitBench(corpus);
+  await poolRuns(corpus);
+  await pollingLatency(corpus, WORKERS);
   Deno.exit(0);
 }
 if (Deno.args[0] === "batch") {
@@ -109,15 +121,12 @@ figure("corpus_megapixels", megapixels, "MP");
 
 // The pools run first, before anything decodes in this thread: WASM heaps never shrink, and the
 // 2-worker peak should count the pool (and the corpus it holds), not the in-process timings below.
-const one = await runPool(corpus, 1, () => DEFAULT_SETTINGS);
-await resetPeakRss();
-const two = await runPool(corpus, WORKERS, () => DEFAULT_SETTINGS);
+const { one, two } = await poolRuns(corpus);
 figure(`pool_${WORKERS}_workers_peak_rss`, await peakRssMb(), "MB (target <= 1200)");
 figure("pool_1_worker_throughput", corpus.length / one.seconds, "images/s");
 figure("pool_1_worker_throughput_mp", megapixels / one.seconds, "MP/s");
 figure(`pool_${WORKERS}_workers_throughput`, corpus.length / two.seconds, "images/s");
 figure(`pool_${WORKERS}_workers_throughput_mp`, megapixels / two.seconds, "MP/s");
-figure(`pool_${WORKERS}_workers_speedup`, one.seconds / two.seconds, "x (target >= 1.8)");
 const outBytes = sum(two.results.map((r) => r.compressedSize));
 await modeTimings(corpus);
 figure("output_bytes_pct_of_input_q80", (100 * outBytes) / inputBytes, "%");
