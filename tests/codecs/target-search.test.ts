@@ -117,8 +117,9 @@ Deno.test("a calibrated proxy brings the search within a step of the floor in at
           outcome.probes <= 3 || (outcome.probes === 4 && onFloor),
           `${label}: full probes at ${probed.map((p) => p.quality)}`,
         );
-        // Cheap probes, but not unbounded: interpolation inside the bracket, not bisection.
-        assert.ok(proxied.length <= 10, `${label}: ${proxied.length} proxy probes`);
+        // Cheap probes, but not unbounded: interpolation inside the bracket, not bisection (and two exact readings
+        // where a passing probe asks whether the curve is flat below it).
+        assert.ok(proxied.length <= 12, `${label}: ${proxied.length} proxy probes`);
         if (scoreAt(at80, slope, spec.hi) < goal) unreachable++;
       }
     }
