@@ -116,6 +116,16 @@ export function wasmHeapBytes(): number {
   return bytes;
 }
 
+/** The bytes of one codec's current heap (0 when it has none). */
+export function heapBytesOf(module: WebAssembly.Module): number {
+  return heaps.get(module)?.buffer.byteLength ?? 0;
+}
+
+/** Stops counting a module's heap: its instance was dropped, and its memory goes with the next collection. */
+export function forgetHeap(module: WebAssembly.Module): void {
+  heaps.delete(module);
+}
+
 /** Counts a WASM memory of ours (the metric's, jpegli's) in `wasmHeapBytes`. */
 export function trackHeap(module: WebAssembly.Module, memory: WebAssembly.Memory): void {
   heaps.set(module, memory);

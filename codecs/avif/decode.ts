@@ -1,28 +1,31 @@
 /** libavif + dav1d decode (the package's decoder), used only to measure AVIF output against the original. */
 import avifDecoder from "@jsquash/avif/codec/dec/avif_dec.js";
+import { CodecInstance } from "../codec-instance.ts";
 import { CodecError } from "../errors.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
 import { CODEC_WASM, codecModule, compilePackageWasm } from "../wasm.ts";
+import { AVIF_KEEP_HEAP_BYTES } from "./encode.ts";
 
 interface AvifDecodeModule {
   decode(data: Uint8Array, bitDepth: 8): { data: Uint8ClampedArray; width: number; height: number } | null;
 }
 type Factory = (overrides: Record<string, unknown>) => Promise<AvifDecodeModule>;
 
-let ready: Promise<AvifDecodeModule> | null = null;
+// The glue is called directly, as the encoder's is (encode.ts): one way to load both. Its heap (18.6 bytes
+// per pixel) is dropped after a large image, as the encoder's is.
+const decoder = new CodecInstance(
+  () => compilePackageWasm(...CODEC_WASM["avif-decode"]),
+  (module) => (avifDecoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
+  AVIF_KEEP_HEAP_BYTES,
+);
 
 export async function decodeAvifPixels(bytes: Uint8Array): Promise<RgbaImage> {
-  // The glue is called directly, as the encoder's is (encode.ts): one way to load both.
-  ready ??= compilePackageWasm(...CODEC_WASM["avif-decode"]).then((module) =>
-    (avifDecoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) })
-  );
-  const decoder = await ready;
+  let image: ReturnType<AvifDecodeModule["decode"]>;
   try {
-    const image = decoder.decode(bytes, 8);
-    if (!image) throw new Error("libavif reported an error");
-    return { data: image.data, width: image.width, height: image.height };
+    image = await decoder.run((api) => api.decode(bytes, 8));
   } catch (error) {
-    ready = null;
     throw new CodecError("corrupt_image", `Cannot decode the AVIF output: ${String(error)}`);
   }
+  if (!image) throw new CodecError("corrupt_image", "Cannot decode the AVIF output: libavif reported an error");
+  return { data: image.data, width: image.width, height: image.height };
 }

@@ -11,9 +11,16 @@ import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
+import { setGarbageCollector } from "../collect-garbage.ts";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
 
 lowerThreadPriority();
+// V8's `gc`, for dropped codec heaps (collect-garbage.ts): the flag is process-wide, and a new context
+// created after it has the function.
+v8.setFlagsFromString("--expose-gc");
+setGarbageCollector(vm.runInNewContext("gc"));
 
 self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
   if (event.data.type === "warm") return useCompiledModules(event.data.modules);

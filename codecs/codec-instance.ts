@@ -1,0 +1,67 @@
+/**
+ * One codec's emscripten instance: made on first use and reused, dropped after a call that throws (a trap
+ * leaves it unusable) or that left its heap over `keepHeapBytes` (then collected at once). A heap never
+ * shrinks: a large image's encoder heap kept beside the next step's (decoder, metric) is what made a 20 MP
+ * AVIF job peak at 1.5 GB (codecs/README.md, "AVIF", Memory).
+ */
+import { collectGarbage } from "./collect-garbage.ts";
+import { forgetHeap, heapBytesOf } from "./wasm.ts";
+
+export class CodecInstance<Api> {
+  #module: WebAssembly.Module | null = null;
+  #api: Api | null = null;
+  #making: Promise<void> | null = null;
+  #dropped = false;
+
+  constructor(
+    private readonly compile: () => Promise<WebAssembly.Module>,
+    private readonly instantiate: (module: WebAssembly.Module) => Promise<Api>,
+    private readonly keepHeapBytes: number,
+  ) {}
+
+  /**
+   * Runs one synchronous call on the instance, made first if there is none. A heap over the limit is dropped
+   * after the call and collected once the call's frames are off the stack: collected from inside them, V8
+   * still found the instance (a 13.4 MP encoder's 480 MB stayed through the decode that followed).
+   */
+  async run<R>(call: (api: Api) => R): Promise<R> {
+    await this.#ready();
+    const result = this.#callNow(call);
+    if (this.#api === null && this.#dropped) {
+      this.#dropped = false;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      collectGarbage();
+    }
+    return result;
+  }
+
+  async #ready(): Promise<void> {
+    if (this.#api) return;
+    this.#making ??= (async () => {
+      const module = await this.compile();
+      this.#api = await this.instantiate(module);
+      this.#module = module;
+    })().finally(() => (this.#making = null));
+    await this.#making;
+  }
+
+  #callNow<R>(call: (api: Api) => R): R {
+    const module = this.#module!;
+    try {
+      return call(this.#api!);
+    } catch (error) {
+      // Its heap stays counted until the next instance replaces it: the pool recycles a worker after a codec
+      // error anyway.
+      this.#api = null;
+      this.#module = null;
+      throw error;
+    } finally {
+      if (this.#api && heapBytesOf(module) > this.keepHeapBytes) {
+        this.#api = null;
+        this.#module = null;
+        this.#dropped = true;
+        forgetHeap(module);
+      }
+    }
+  }
+}

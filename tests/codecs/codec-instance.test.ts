@@ -1,0 +1,140 @@
+/**
+ * A codec instance is reused while its heap is small and dropped, uncounted and collected after a call that
+ * grew it past its limit (codecs/codec-instance.ts), on a minimal WASM module whose one function grows its
+ * memory.
+ */
+import assert from "node:assert/strict";
+import { CodecInstance } from "../../codecs/codec-instance.ts";
+import { setGarbageCollector } from "../../codecs/collect-garbage.ts";
+import { codecModule, wasmHeapBytes } from "../../codecs/wasm.ts";
+
+// (module (memory (export "memory") 1) (func (export "grow") (param i32) (result i32) local.get 0 memory.grow))
+const GROWER = new Uint8Array([
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x06,
+  0x01,
+  0x60,
+  0x01,
+  0x7f,
+  0x01,
+  0x7f,
+  0x03,
+  0x02,
+  0x01,
+  0x00,
+  0x05,
+  0x03,
+  0x01,
+  0x00,
+  0x01,
+  0x07,
+  0x11,
+  0x02,
+  0x06,
+  0x6d,
+  0x65,
+  0x6d,
+  0x6f,
+  0x72,
+  0x79,
+  0x02,
+  0x00,
+  0x04,
+  0x67,
+  0x72,
+  0x6f,
+  0x77,
+  0x00,
+  0x00,
+  0x0a,
+  0x08,
+  0x01,
+  0x06,
+  0x00,
+  0x20,
+  0x00,
+  0x40,
+  0x00,
+  0x0b,
+]);
+const PAGE = 65_536;
+
+interface Grower {
+  grow(pages: number): number;
+}
+
+function grower(keepHeapBytes: number) {
+  const made: WebAssembly.Instance[] = [];
+  // Compiled once, as compilePackageWasm does: a codec's heap is counted by its module.
+  const compiled = WebAssembly.compile(GROWER);
+  const instance = new CodecInstance<Grower>(
+    () => compiled,
+    (module) =>
+      new Promise((resolve) => {
+        const overrides = codecModule(module) as {
+          instantiateWasm(imports: WebAssembly.Imports, done: (i: WebAssembly.Instance) => void): unknown;
+        };
+        overrides.instantiateWasm({}, (made1) => {
+          made.push(made1);
+          resolve(made1.exports as unknown as Grower);
+        });
+      }),
+    keepHeapBytes,
+  );
+  return { instance, made };
+}
+
+Deno.test("a codec instance is kept while its heap is small, and dropped and collected once it is large", async () => {
+  let collections = 0;
+  setGarbageCollector(() => collections++);
+  try {
+    const { instance, made } = grower(4 * PAGE);
+    const base = wasmHeapBytes();
+    await instance.run((api) => api.grow(1));
+    await instance.run((api) => api.grow(1));
+    assert.equal(made.length, 1, "a small heap keeps its instance");
+    assert.equal(wasmHeapBytes() - base, 3 * PAGE);
+    assert.equal(collections, 0);
+
+    assert.equal(await instance.run((api) => api.grow(8)), 3, "the call's result comes back");
+    assert.equal(collections, 1, "a heap over the limit is collected at once");
+    assert.equal(wasmHeapBytes(), base, "and no longer counted");
+
+    await instance.run((api) => api.grow(0));
+    assert.equal(made.length, 2, "the next call has a fresh instance");
+    assert.equal(wasmHeapBytes() - base, PAGE);
+  } finally {
+    setGarbageCollector(() => {});
+  }
+});
+
+Deno.test("a codec instance whose call throws is replaced, its heap counted until then", async () => {
+  let collections = 0;
+  setGarbageCollector(() => collections++);
+  try {
+    const { instance, made } = grower(64 * PAGE);
+    const base = wasmHeapBytes();
+    await assert.rejects(
+      instance.run((api) => {
+        api.grow(2);
+        throw new Error("trap");
+      }),
+      /trap/,
+    );
+    assert.equal(wasmHeapBytes() - base, 3 * PAGE, "the failed instance's heap still counts");
+    await instance.run((api) => api.grow(0));
+    assert.equal(made.length, 2);
+    assert.equal(wasmHeapBytes() - base, PAGE, "the fresh instance replaced it");
+    assert.equal(collections, 0);
+  } finally {
+    setGarbageCollector(() => {});
+  }
+});
