@@ -1,31 +1,40 @@
-/** MozJPEG encode; the WASM instance is created once per worker and memoised. */
-import encodeJpeg, { init } from "@jsquash/jpeg/encode.js";
+/** MozJPEG encode, through the package's glue, one instance per worker reused while its heap is small. */
+import mozjpegEncoder from "@jsquash/jpeg/codec/enc/mozjpeg_enc.js";
+import { CodecInstance } from "../codec-instance.ts";
 import { CodecError } from "../errors.ts";
-import { codecModule, compilePackageWasm, isEmscriptenExit, type JsquashInit } from "../wasm.ts";
+import { CODEC_WASM, codecModule, compilePackageWasm, isEmscriptenExit } from "../wasm.ts";
 import type { RgbaImage } from "./decode.ts";
 import { type MozJpegOptions, whitelist } from "./meta.ts";
 
-let ready: Promise<void> | null = null;
-
-function ensureReady(): Promise<void> {
-  ready ??= compilePackageWasm("@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm").then((module) =>
-    (init as unknown as JsquashInit)(module, codecModule(module)).then(() => {})
-  );
-  return ready;
+interface MozJpegEncodeModule {
+  /** The output (a copy out of the heap), or libjpeg's message on an error. */
+  encode(data: Uint8ClampedArray, width: number, height: number, options: MozJpegOptions): Uint8Array | string;
 }
+type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegEncodeModule>;
+
+/**
+ * The heap grows to about 16 bytes per pixel (the binding's two copies of the RGBA, the coefficients that
+ * trellis quantisation and optimised coding keep): 324 MiB for 20 MP. Kept up to 96 MiB (photos up to about
+ * 6 MP, a search's mosaic), given back after anything larger (codec-instance.ts), so that an auto search
+ * does not hold it through the measure and the other encoder's turn.
+ */
+const encoder = new CodecInstance(
+  () => compilePackageWasm(...CODEC_WASM["mozjpeg-encode"]),
+  // The glue is called directly (as @jsquash/jpeg/encode.js does) so that the instance can be dropped.
+  (module) => (mozjpegEncoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
+  96 * 2 ** 20,
+);
 
 export async function encodeJpegPixels(image: RgbaImage, options: MozJpegOptions): Promise<Uint8Array> {
-  await ensureReady();
+  let out: Uint8Array | string;
   try {
-    const out = await encodeJpeg(toImageData(image), whitelist(options));
-    // On a libjpeg error the binding returns the message string instead of bytes.
-    if (!(out instanceof ArrayBuffer)) throw new Error(String(out));
-    return new Uint8Array(out);
+    out = await encoder.run((api) => api.encode(image.data, image.width, image.height, whitelist(options)));
   } catch (error) {
-    ready = null;
     const detail = isEmscriptenExit(error) ? "the encoder stopped" : String(error);
     throw new CodecError("corrupt_image", `Cannot encode the image: ${detail}`);
   }
+  if (typeof out === "string") throw new CodecError("corrupt_image", `Cannot encode the image: Error: ${out}`);
+  return out;
 }
 
 export function toImageData(image: RgbaImage): ImageData {

@@ -13,7 +13,7 @@ export const jpegli: Codec = {
   // jpegli writes 4:2:2 itself: no emulation.
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality, context) =>
-    Promise.resolve(encodeJpegliPixels(pixels, jpegliOptions(settings, quality, context.grayscale))),
+    encodeJpegliPixels(pixels, jpegliOptions(settings, quality, context.grayscale)),
   carryMetadata: (encoded, plan) => spliceSegments(encoded, plan.segments),
   decode: decodeJpegPixels,
   predictQuality,

@@ -6,6 +6,7 @@
 import { CodecError } from "../errors.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
 import { adviseHugePages } from "../libc.ts";
+import { CodecInstance } from "../codec-instance.ts";
 import { compiledModuleSync, JPEGLI_WASM, trackHeap } from "../wasm.ts";
 import type { JpegliOptions } from "./meta.ts";
 
@@ -34,9 +35,13 @@ const CHROMA_CODE = { "4:4:4": 1, "4:2:2": 2, "4:2:0": 3 } as const;
 /** WASM memory can grow to 4 GiB; a larger image (or a bug) fails the job instead. */
 const HEAP_RESERVE_BYTES = 2 ** 31;
 
-let instance: JpegliExports | null = null;
+/**
+ * The heap grows to about 5 bytes per pixel (105 MiB for 20 MP): kept up to 64 MiB, given back after
+ * anything larger (codec-instance.ts) so that a search does not hold it through its other steps.
+ */
+const JPEGLI_KEEP_HEAP_BYTES = 64 * 2 ** 20;
 
-function instantiate(): JpegliExports {
+function instantiate(module: WebAssembly.Module): JpegliExports {
   let memory: WebAssembly.Memory | null = null;
   // The reactor writes nothing (entry.cc silences messages) and never exits on its own; these only satisfy imports.
   const wasi = {
@@ -53,7 +58,6 @@ function instantiate(): JpegliExports {
       throw new WebAssembly.RuntimeError(`jpegli exited with ${code}`);
     },
   };
-  const module = compiledModuleSync(JPEGLI_WASM);
   const exports = new WebAssembly.Instance(module, { wasi_snapshot_preview1: wasi })
     .exports as unknown as JpegliExports;
   memory = exports.memory;
@@ -63,43 +67,52 @@ function instantiate(): JpegliExports {
   return exports;
 }
 
-export function encodeJpegliPixels(image: RgbaImage, options: JpegliOptions): Uint8Array {
-  const jl = instance ??= instantiate();
-  const channels = options.grayscale ? 1 : 4;
-  let input = 0;
-  try {
-    input = jl.jl_malloc(image.width * image.height * channels);
-    if (input === 0) throw new CodecError("corrupt_image", "Cannot encode the image: not enough memory for jpegli");
-    const heap = new Uint8Array(jl.memory.buffer, input, image.width * image.height * channels);
-    if (options.grayscale) {
-      // Decoded grey images arrive as RGBA with R = G = B.
-      const rgba = image.data;
-      for (let i = 0, n = heap.length; i < n; i++) heap[i] = rgba[i * 4]!;
-    } else {
-      heap.set(image.data);
+const encoder = new CodecInstance(
+  () => Promise.resolve(compiledModuleSync(JPEGLI_WASM)),
+  (module) => Promise.resolve(instantiate(module)),
+  JPEGLI_KEEP_HEAP_BYTES,
+);
+
+export function encodeJpegliPixels(image: RgbaImage, options: JpegliOptions): Promise<Uint8Array> {
+  // A throw drops the instance (inconsistent after a trap): its message is read first.
+  return encoder.run((jl) => {
+    try {
+      return encodeWith(jl, image, options);
+    } catch (error) {
+      if (error instanceof CodecError) throw error;
+      const detail = error instanceof WebAssembly.RuntimeError ? readError(jl) || error.message : String(error);
+      throw new CodecError("corrupt_image", `Cannot encode the image with jpegli: ${detail}`);
     }
-    const size = jl.jl_encode(
-      input,
-      image.width,
-      image.height,
-      options.grayscale ? 1 : 0,
-      Math.min(25, Math.max(0.01, options.distance)),
-      CHROMA_CODE[options.chroma],
-      options.progressiveLevel,
-      options.adaptiveQuantization ? 1 : 0,
-      options.optimizeCoding ? 1 : 0,
-    );
-    const out = new Uint8Array(jl.memory.buffer, jl.jl_output(), size).slice();
-    jl.jl_release();
-    jl.jl_free(input);
-    return out;
-  } catch (error) {
-    // The instance is inconsistent after a trap: read its message, then let the next call start afresh.
-    instance = null;
-    if (error instanceof CodecError) throw error;
-    const detail = error instanceof WebAssembly.RuntimeError ? readError(jl) || error.message : String(error);
-    throw new CodecError("corrupt_image", `Cannot encode the image with jpegli: ${detail}`);
+  });
+}
+
+function encodeWith(jl: JpegliExports, image: RgbaImage, options: JpegliOptions): Uint8Array {
+  const channels = options.grayscale ? 1 : 4;
+  const input = jl.jl_malloc(image.width * image.height * channels);
+  if (input === 0) throw new CodecError("corrupt_image", "Cannot encode the image: not enough memory for jpegli");
+  const heap = new Uint8Array(jl.memory.buffer, input, image.width * image.height * channels);
+  if (options.grayscale) {
+    // Decoded grey images arrive as RGBA with R = G = B.
+    const rgba = image.data;
+    for (let i = 0, n = heap.length; i < n; i++) heap[i] = rgba[i * 4]!;
+  } else {
+    heap.set(image.data);
   }
+  const size = jl.jl_encode(
+    input,
+    image.width,
+    image.height,
+    options.grayscale ? 1 : 0,
+    Math.min(25, Math.max(0.01, options.distance)),
+    CHROMA_CODE[options.chroma],
+    options.progressiveLevel,
+    options.adaptiveQuantization ? 1 : 0,
+    options.optimizeCoding ? 1 : 0,
+  );
+  const out = new Uint8Array(jl.memory.buffer, jl.jl_output(), size).slice();
+  jl.jl_release();
+  jl.jl_free(input);
+  return out;
 }
 
 /**
