@@ -7,6 +7,19 @@
 import { collectGarbage } from "./collect-garbage.ts";
 import { forgetHeap, heapBytesOf } from "./wasm.ts";
 
+/** Every codec instance of this thread, for `releaseCodecHeaps`. */
+const instances = new Set<CodecInstance<unknown>>();
+
+/**
+ * Between jobs: drops every instance whose heap is over `keepHeapBytes`, so that an idle worker does not hold
+ * the largest heaps its last job grew. The caller collects (collect-garbage.ts). True when one was dropped.
+ */
+export function releaseCodecHeaps(keepHeapBytes: number): boolean {
+  let dropped = false;
+  for (const instance of instances) dropped = instance.release(keepHeapBytes) || dropped;
+  return dropped;
+}
+
 export class CodecInstance<Api> {
   #module: WebAssembly.Module | null = null;
   #api: Api | null = null;
@@ -17,7 +30,19 @@ export class CodecInstance<Api> {
     private readonly compile: () => Promise<WebAssembly.Module>,
     private readonly instantiate: (module: WebAssembly.Module) => Promise<Api>,
     private readonly keepHeapBytes: number,
-  ) {}
+  ) {
+    instances.add(this as CodecInstance<unknown>);
+  }
+
+  /** Drops the instance if its heap is over `keepHeapBytes`; never during a call (calls are synchronous). */
+  release(keepHeapBytes: number): boolean {
+    const module = this.#module;
+    if (!this.#api || !module || heapBytesOf(module) <= keepHeapBytes) return false;
+    this.#api = null;
+    this.#module = null;
+    forgetHeap(module);
+    return true;
+  }
 
   /**
    * Runs one synchronous call on the instance, made first if there is none. A heap over the limit is dropped

@@ -5,19 +5,33 @@
  * ExitStatus; the instance may then be inconsistent, so it is dropped and
  * re-instantiated from the compiled module on the next call.
  */
-import decodeJpeg, { init } from "@jsquash/jpeg/decode.js";
+import mozjpegDecoder from "@jsquash/jpeg/codec/dec/mozjpeg_dec.js";
+import { CodecInstance } from "../codec-instance.ts";
 import { CodecError } from "../errors.ts";
-import { codecModule, compilePackageWasm, isEmscriptenExit, type JsquashInit } from "../wasm.ts";
+import { CODEC_WASM, codecModule, compilePackageWasm, isEmscriptenExit } from "../wasm.ts";
+
+interface MozJpegDecodeModule {
+  /** The glue copies the pixels out of its heap. */
+  decode(data: Uint8Array, preserveOrientation: boolean): ImageData | null;
+}
+type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegDecodeModule>;
 
 const warnings: string[] = [];
-let ready: Promise<void> | null = null;
 
-function ensureReady(): Promise<void> {
-  ready ??= compilePackageWasm("@jsquash/jpeg/decode.js", "./codec/dec/mozjpeg_dec.wasm").then((module) =>
-    (init as unknown as JsquashInit)(module, codecModule(module, (line) => warnings.push(line))).then(() => {})
-  );
-  return ready;
-}
+/**
+ * The glue is called directly (as @jsquash/jpeg/decode.js does, with its default options) so that the
+ * instance can be dropped. Its heap (4.2 bytes per pixel, 87 MiB for 20 MP) is kept through a job, which
+ * decodes every candidate it measures, and given back between jobs (codec-instance.ts `releaseCodecHeaps`).
+ */
+const decoder = new CodecInstance(
+  () => compilePackageWasm(...CODEC_WASM["mozjpeg-decode"]),
+  (module) =>
+    (mozjpegDecoder as unknown as Factory)({
+      noInitialRun: true,
+      ...codecModule(module, (line) => warnings.push(line)),
+    }),
+  Infinity,
+);
 
 export interface RgbaImage {
   data: Uint8ClampedArray;
@@ -26,14 +40,13 @@ export interface RgbaImage {
 }
 
 export async function decodeJpegPixels(bytes: Uint8Array): Promise<RgbaImage> {
-  await ensureReady();
   warnings.length = 0;
-  let image: ImageData;
+  let image: ImageData | null;
   try {
     // The embind glue accepts a Uint8Array and copies it into WASM memory itself.
-    image = await decodeJpeg(bytes as unknown as ArrayBuffer);
+    image = await decoder.run((api) => api.decode(bytes, false));
+    if (!image) throw new Error("Decoding error");
   } catch (error) {
-    ready = null;
     const detail = warnings.at(-1) ?? (isEmscriptenExit(error) ? "the decoder stopped" : String(error));
     throw new CodecError("corrupt_image", `Cannot decode the image: ${describe(detail)}`);
   }

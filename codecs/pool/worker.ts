@@ -11,7 +11,8 @@ import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
-import { setGarbageCollector } from "../collect-garbage.ts";
+import { collectGarbage, setGarbageCollector } from "../collect-garbage.ts";
+import { releaseIdleHeaps } from "../idle-heaps.ts";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
@@ -21,6 +22,15 @@ lowerThreadPriority();
 // created after it has the function.
 v8.setFlagsFromString("--expose-gc");
 setGarbageCollector(vm.runInNewContext("gc"));
+
+/**
+ * The heaps this worker keeps after a job, once the large ones are given back (idle-heaps.ts): the pool
+ * recycles the worker when they still pass its threshold. The collection runs after the job's frames are gone.
+ */
+function heldAfterJob(): number {
+  if (releaseIdleHeaps()) setTimeout(collectGarbage, 0);
+  return wasmHeapBytes();
+}
 
 self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
   if (event.data.type === "warm") return useCompiledModules(event.data.modules);
@@ -38,12 +48,12 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
       if (message.type === "restore") {
         wasmUsed = true;
         const jpeg = jxlToJpeg(await inputBytes(message.bytes));
-        return post({ type: "restored", id, jpeg, heapBytes: wasmHeapBytes() }, [jpeg.buffer]);
+        return post({ type: "restored", id, jpeg, heapBytes: heldAfterJob() }, [jpeg.buffer]);
       }
       if (message.type === "score") {
         const [original, output] = await Promise.all([inputBytes(message.original), inputBytes(message.output)]);
         const report = await scoreImage(signal, original, output);
-        return post({ type: "scored", id, report, heapBytes: wasmHeapBytes() });
+        return post({ type: "scored", id, report, heapBytes: heldAfterJob() });
       }
       const { settings, maxPixels, deferScore } = message;
       const bytes = await inputBytes(message.bytes);
@@ -55,7 +65,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
           post({ type: "progress", id, stage, percent });
         },
       );
-      post({ type: "result", id, result, heapBytes: wasmHeapBytes() }, [
+      post({ type: "result", id, result, heapBytes: heldAfterJob() }, [
         result.bytes.buffer as ArrayBuffer,
         result.thumbnail.buffer as ArrayBuffer,
         ...(result.set ?? []).map((file) => file.bytes.buffer as ArrayBuffer),
@@ -68,7 +78,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
         id,
         error: data,
         recycle: wasmUsed && data.code === "corrupt_image",
-        heapBytes: wasmHeapBytes(),
+        heapBytes: heldAfterJob(),
       });
     }
   };

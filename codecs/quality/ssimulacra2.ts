@@ -34,7 +34,7 @@
  * done. The module is compiled once per process (codecs/wasm.ts) and
  * instantiated once per thread.
  */
-import { compiledModuleSync, METRIC_WASM, METRIC_WASM_PORTABLE, trackHeap } from "../wasm.ts";
+import { compiledModuleSync, forgetHeap, METRIC_WASM, METRIC_WASM_PORTABLE, trackHeap } from "../wasm.ts";
 
 export interface RgbaPixels {
   data: Uint8Array | Uint8ClampedArray;
@@ -220,6 +220,7 @@ interface MetricExports {
 }
 
 interface Metric {
+  module: WebAssembly.Module;
   exports: MetricExports;
   /** 18 bytes for the plan, then 8-aligned the 108 norms (allocated once). */
   io: number;
@@ -252,7 +253,22 @@ function wasm(): Metric {
   // Pointers past 2 GiB come back from WASM as negative i32s: read them unsigned.
   const io = exports.alloc(NORMS_AT + 8 * WEIGHTS.length) >>> 0;
   if (!io) throw outOfMemory();
-  return metric = { exports, io };
+  return metric = { module, exports, io };
+}
+
+/** Pyramids not yet freed: the instance holding them cannot be dropped. */
+let livePyramids = 0;
+
+/**
+ * Drops the metric's instance when no pyramid lives in it and its heap is over `keepHeapBytes` (it grows with
+ * the largest image measured, 18.5 bytes per pixel, and never shrinks); the caller collects it. Between jobs
+ * only. True when it was dropped.
+ */
+export function releaseMetricHeap(keepHeapBytes: number): boolean {
+  if (!metric || livePyramids > 0 || metric.exports.memory.buffer.byteLength <= keepHeapBytes) return false;
+  forgetHeap(metric.module);
+  metric = null;
+  return true;
 }
 
 const outOfMemory = () => new RangeError("The quality measurement ran out of memory");
@@ -262,16 +278,25 @@ function writePlan(m: Metric, skipBelow: number): number {
   return m.io;
 }
 
-/** Pyramids not freed explicitly are freed when collected (a backstop, not the way to free them). */
-const unfreed = new FinalizationRegistry<number>((pointer) => metric?.exports.pyramid_free(pointer));
+/**
+ * Pyramids not freed explicitly are freed when collected (a backstop, not the way to free them), in the
+ * instance that made them.
+ */
+const unfreed = new FinalizationRegistry<{ pointer: number; owner: Metric }>(({ pointer, owner }) => {
+  livePyramids--;
+  if (owner === metric) owner.exports.pyramid_free(pointer);
+});
 
 /** An image converted for the metric: keep the original's to compare several outputs with it, then free it. */
 export class XybPyramid {
   #pointer: number;
+  #owner: Metric;
 
   constructor(pointer: number, readonly width: number, readonly height: number, readonly skipBelow: number) {
     this.#pointer = pointer;
-    unfreed.register(this, pointer, this);
+    this.#owner = wasm();
+    livePyramids++;
+    unfreed.register(this, { pointer, owner: this.#owner }, this);
   }
 
   /** Its planes in the WASM memory; throws once freed. */
@@ -284,7 +309,8 @@ export class XybPyramid {
   free(): void {
     if (!this.#pointer) return;
     unfreed.unregister(this);
-    wasm().exports.pyramid_free(this.#pointer);
+    livePyramids--;
+    this.#owner.exports.pyramid_free(this.#pointer);
     this.#pointer = 0;
   }
 

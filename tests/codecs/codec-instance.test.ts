@@ -4,7 +4,7 @@
  * memory.
  */
 import assert from "node:assert/strict";
-import { CodecInstance } from "../../codecs/codec-instance.ts";
+import { CodecInstance, releaseCodecHeaps } from "../../codecs/codec-instance.ts";
 import { setGarbageCollector } from "../../codecs/collect-garbage.ts";
 import { codecModule, wasmHeapBytes } from "../../codecs/wasm.ts";
 
@@ -137,4 +137,18 @@ Deno.test("a codec instance whose call throws is replaced, its heap counted unti
   } finally {
     setGarbageCollector(() => {});
   }
+});
+
+Deno.test("between jobs, every codec instance over the idle limit is dropped and the small ones kept", async () => {
+  const big = grower(Infinity), small = grower(Infinity);
+  const base = wasmHeapBytes();
+  await big.instance.run((api) => api.grow(7));
+  await small.instance.run((api) => api.grow(0));
+  assert.equal(wasmHeapBytes() - base, 9 * PAGE);
+  assert.equal(releaseCodecHeaps(4 * PAGE), true);
+  assert.equal(wasmHeapBytes() - base, PAGE, "only the small heap still counts");
+  assert.equal(releaseCodecHeaps(4 * PAGE), false, "nothing more to give back");
+  await big.instance.run((api) => api.grow(0));
+  await small.instance.run((api) => api.grow(0));
+  assert.deepEqual([big.made.length, small.made.length], [2, 1]);
 });

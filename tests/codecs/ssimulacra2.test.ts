@@ -5,12 +5,13 @@
  * 12 pairs here (every photo once, every distortion at least once) to keep the test short;
  * `deno task bench quality` scores all 84.
  */
-import { METRIC_WASM, METRIC_WASM_PORTABLE } from "../../codecs/wasm.ts";
+import { METRIC_WASM, METRIC_WASM_PORTABLE, wasmHeapBytes } from "../../codecs/wasm.ts";
 import assert from "node:assert/strict";
 import { readImage, referencePairs } from "../../bench/quality-reference.ts";
 import {
   compareXyb,
   metricInternals,
+  releaseMetricHeap,
   type RgbaPixels,
   ssimulacra2,
   type XybPyramid,
@@ -100,6 +101,21 @@ Deno.test("a freed pyramid gives its WASM memory back and cannot be used", () =>
   a.free();
   assert.equal(metricInternals.allocatedBytes(), before);
   assert.throws(() => compareXyb(a, b), /freed/);
+});
+
+Deno.test("the metric's heap is given back only while no pyramid lives in it, and the next measure starts afresh", () => {
+  const width = 1000, height = 700;
+  const image = { data: new Uint8ClampedArray(width * height * 4).map((_, i) => (i * 53) % 241), width, height };
+  const a = xybPyramid(image);
+  assert.equal(releaseMetricHeap(0), false, "a live pyramid keeps the instance");
+  const score = ssimulacra2(image, image);
+  a.free();
+  const heap = wasmHeapBytes();
+  assert.equal(releaseMetricHeap(heap), false, "a heap within the limit is kept");
+  assert.equal(releaseMetricHeap(0), true);
+  assert.ok(wasmHeapBytes() < heap, "its heap no longer counts");
+  assert.equal(releaseMetricHeap(0), false, "nothing left to give back");
+  assert.equal(ssimulacra2(image, image), score, "a fresh instance measures the same");
 });
 
 Deno.test("both metric builds round each multiply-add once here, so the fast one computes what the portable one does", async () => {

@@ -1,0 +1,16 @@
+/**
+ * What a codec worker gives back between jobs: every codec heap and the metric's over `IDLE_KEEP_HEAP_BYTES`.
+ * A WASM heap grows with the largest image and never shrinks, so an idle worker kept what its last job grew
+ * (up to the pool's 160 MiB recycling threshold each) beside the other worker's job. A small heap is kept:
+ * making it again costs the next job its page faults.
+ */
+import { releaseCodecHeaps } from "./codec-instance.ts";
+import { releaseMetricHeap } from "./quality/ssimulacra2.ts";
+
+export const IDLE_KEEP_HEAP_BYTES = 48 * 2 ** 20;
+
+/** True when a heap was dropped: the caller collects it once the job's frames are off the stack. */
+export function releaseIdleHeaps(): boolean {
+  const codecs = releaseCodecHeaps(IDLE_KEEP_HEAP_BYTES);
+  return releaseMetricHeap(IDLE_KEEP_HEAP_BYTES) || codecs;
+}
