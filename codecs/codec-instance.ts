@@ -44,6 +44,13 @@ export class CodecInstance<Api> {
     return true;
   }
 
+  /** Drops the instance now, whatever its heap, and collects it once the caller's frames are off the stack. */
+  async releaseNow(): Promise<void> {
+    if (!this.release(0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+  }
+
   /**
    * Runs one synchronous call on the instance, made first if there is none. A heap over the limit is dropped
    * after the call and collected once the call's frames are off the stack: collected from inside them, V8

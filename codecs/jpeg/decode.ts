@@ -33,6 +33,9 @@ const decoder = new CodecInstance(
   Infinity,
 );
 
+/** Gives the decoder's heap back now: for a job none of whose outputs it reads (an AVIF or WebP search). */
+export const releaseJpegDecoder = (): Promise<void> => decoder.releaseNow();
+
 export interface RgbaImage {
   data: Uint8ClampedArray;
   width: number;

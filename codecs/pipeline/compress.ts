@@ -22,7 +22,7 @@ import { applyOrientation } from "../image/orientation.ts";
 import { releasePixels } from "../image/release.ts";
 import { planResize, planTo, resample } from "../image/resize.ts";
 import { thumbnailPixels } from "../image/thumbnail.ts";
-import { decodeJpegPixels, type RgbaImage } from "../jpeg/decode.ts";
+import { decodeJpegPixels, releaseJpegDecoder, type RgbaImage } from "../jpeg/decode.ts";
 import { encodeJpegPixels } from "../jpeg/encode.ts";
 import { thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
@@ -332,6 +332,9 @@ export async function encodeOutput(
   const goal = scoreGoalOf(settings);
   const fixedCodec = codecFor(settings);
   const codecs = goal === null ? [fixedCodec] : searchCodecs(settings);
+  // MozJPEG's decoder read the source; when no candidate is read back with it, its heap (87 MB for 20 MP)
+  // need not sit beside an AVIF encoder's until the job ends.
+  if (!codecs.some((c) => c.decode === decodeJpegPixels)) await releaseJpegDecoder();
   const encodeSettings = goal === null || !codecs.some((c) => c.capabilities.chromaSubsampling)
     ? settings
     : { ...settings, chromaSubsampling: chromaForGoal(goal, grayscale, info.chromaSubsampling) };

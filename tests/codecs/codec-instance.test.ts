@@ -152,3 +152,22 @@ Deno.test("between jobs, every codec instance over the idle limit is dropped and
   await small.instance.run((api) => api.grow(0));
   assert.deepEqual([big.made.length, small.made.length], [2, 1]);
 });
+
+Deno.test("releaseNow drops an instance whatever its heap and collects it", async () => {
+  let collections = 0;
+  setGarbageCollector(() => collections++);
+  try {
+    const { instance, made } = grower(Infinity);
+    const base = wasmHeapBytes();
+    await instance.run((api) => api.grow(0));
+    await instance.releaseNow();
+    assert.equal(collections, 1);
+    assert.equal(wasmHeapBytes(), base);
+    await instance.releaseNow();
+    assert.equal(collections, 1, "nothing to release twice");
+    await instance.run((api) => api.grow(0));
+    assert.equal(made.length, 2);
+  } finally {
+    setGarbageCollector(() => {});
+  }
+});
