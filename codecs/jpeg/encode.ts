@@ -14,15 +14,16 @@ type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegEncodeModu
 
 /**
  * The heap grows to about 16 bytes per pixel (the binding's two copies of the RGBA, the coefficients that
- * trellis quantisation and optimised coding keep): 324 MiB for 20 MP. Kept up to 96 MiB (photos up to about
- * 6 MP, a search's mosaic), given back after anything larger (codec-instance.ts), so that an auto search
- * does not hold it through the measure and the other encoder's turn.
+ * trellis quantisation and optimised coding keep): 324 MiB for 20 MP. Given back after a call that left it
+ * over 192 MiB (photos past about 12 MP; codec-instance.ts), so that a large photo's auto search does not
+ * hold it through the measure and the other encoder's turn; below that it is kept through the job (given
+ * back between jobs): every full-size probe regrowing it cost auto 5-8% of its time on the validation set.
  */
 const encoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["mozjpeg-encode"]),
   // The glue is called directly (as @jsquash/jpeg/encode.js does) so that the instance can be dropped.
   (module) => (mozjpegEncoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
-  96 * 2 ** 20,
+  192 * 2 ** 20,
 );
 
 export async function encodeJpegPixels(image: RgbaImage, options: MozJpegOptions): Promise<Uint8Array> {

@@ -36,10 +36,11 @@ const CHROMA_CODE = { "4:4:4": 1, "4:2:2": 2, "4:2:0": 3 } as const;
 const HEAP_RESERVE_BYTES = 2 ** 31;
 
 /**
- * The heap grows to about 5 bytes per pixel (105 MiB for 20 MP): kept up to 64 MiB, given back after
- * anything larger (codec-instance.ts) so that a search does not hold it through its other steps.
+ * The heap grows to about 5 bytes per pixel (105 MiB for 20 MP): given back after a call that left it over
+ * 96 MiB (photos past about 19 MP; codec-instance.ts) so that a search does not hold it through its other
+ * steps, kept through the job below that (as MozJPEG's, encode.ts: regrowing it costs each probe).
  */
-const JPEGLI_KEEP_HEAP_BYTES = 64 * 2 ** 20;
+const JPEGLI_KEEP_HEAP_BYTES = 96 * 2 ** 20;
 
 function instantiate(module: WebAssembly.Module): JpegliExports {
   let memory: WebAssembly.Memory | null = null;

@@ -6,7 +6,7 @@ import { candidateFormats, type FormatChoice, type OutputFormat } from "../../co
  * worker warmed on a small photo, the process's peak RSS over its idle level): every measured peak
  * within 0.98 of it while every codec kept its heap. Since MozJPEG's and jpegli's encoders give theirs back
  * after a large image (codec-instance.ts, ADR 035), JPEG jobs peak at 0.67-0.81 of it (13.4 MP → 446 of 550
- * MB; 20.4 MP on auto → 643 of 833; the 13.4 MP with 22 MB of kept metadata → 515 of 662): kept, not cut, as
+ * MB; 20.4 MP on auto → 648 of 833; the 13.4 MP with 22 MB of kept metadata → 515 of 662): kept, not cut, as
  * the margin that bounds the server's total (the budget counts estimates, not measured use). At the peak:
  * the decoded image in JS and in the decoder's heap, the metric's pyramid of it and of a candidate, one
  * encoder's heap; per byte, the file in JS, in the decoder's heap, the kept metadata and the spliced result.
