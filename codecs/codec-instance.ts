@@ -24,7 +24,6 @@ export class CodecInstance<Api> {
   #module: WebAssembly.Module | null = null;
   #api: Api | null = null;
   #making: Promise<void> | null = null;
-  #dropped = false;
 
   constructor(
     private readonly compile: () => Promise<WebAssembly.Module>,
@@ -44,26 +43,19 @@ export class CodecInstance<Api> {
     return true;
   }
 
-  /** Drops the instance now, whatever its heap, and collects it once the caller's frames are off the stack. */
+  /** Drops the instance now, whatever its heap, and collects it. */
   async releaseNow(): Promise<void> {
-    if (!this.release(0)) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    collectGarbage();
+    if (this.release(0)) await collectOffStack();
   }
 
   /**
-   * Runs one synchronous call on the instance, made first if there is none. A heap over the limit is dropped
-   * after the call and collected once the call's frames are off the stack: collected from inside them, V8
-   * still found the instance (a 13.4 MP encoder's 480 MB stayed through the decode that followed).
+   * Runs one synchronous call on the instance, made first if there is none; a heap the call left over the
+   * limit is dropped and collected.
    */
   async run<R>(call: (api: Api) => R): Promise<R> {
     await this.#ready();
     const result = this.#callNow(call);
-    if (this.#api === null && this.#dropped) {
-      this.#dropped = false;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      collectGarbage();
-    }
+    if (this.release(this.keepHeapBytes)) await collectOffStack();
     return result;
   }
 
@@ -78,7 +70,6 @@ export class CodecInstance<Api> {
   }
 
   #callNow<R>(call: (api: Api) => R): R {
-    const module = this.#module!;
     try {
       return call(this.#api!);
     } catch (error) {
@@ -87,13 +78,15 @@ export class CodecInstance<Api> {
       this.#api = null;
       this.#module = null;
       throw error;
-    } finally {
-      if (this.#api && heapBytesOf(module) > this.keepHeapBytes) {
-        this.#api = null;
-        this.#module = null;
-        this.#dropped = true;
-        forgetHeap(module);
-      }
     }
   }
+}
+
+/**
+ * Collects once the call's frames are off the stack: collected from inside them, V8 still found the dropped
+ * instance (a 13.4 MP encoder's 480 MB stayed through the decode that followed).
+ */
+async function collectOffStack(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  collectGarbage();
 }
