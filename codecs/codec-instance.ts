@@ -4,7 +4,7 @@
  * shrinks: a large image's encoder heap kept beside the next step's (decoder, metric) is what made a 20 MP
  * AVIF job peak at 1.5 GB (codecs/README.md, "AVIF", Memory).
  */
-import { collectGarbage } from "./collect-garbage.ts";
+import { collectGarbageSoon } from "./collect-garbage.ts";
 import { forgetHeap, heapBytesOf } from "./wasm.ts";
 
 /** Every codec instance of this thread, for `releaseCodecHeaps`. */
@@ -45,7 +45,7 @@ export class CodecInstance<Api> {
 
   /** Drops the instance now, whatever its heap, and collects it. */
   async releaseNow(): Promise<void> {
-    if (this.release(0)) await collectOffStack();
+    if (this.release(0)) await collectGarbageSoon();
   }
 
   /**
@@ -55,7 +55,7 @@ export class CodecInstance<Api> {
   async run<R>(call: (api: Api) => R): Promise<R> {
     await this.#ready();
     const result = this.#callNow(call);
-    if (this.release(this.keepHeapBytes)) await collectOffStack();
+    if (this.release(this.keepHeapBytes)) await collectGarbageSoon();
     return result;
   }
 
@@ -80,13 +80,4 @@ export class CodecInstance<Api> {
       throw error;
     }
   }
-}
-
-/**
- * Collects once the call's frames are off the stack: collected from inside them, V8 still found the dropped
- * instance (a 13.4 MP encoder's 480 MB stayed through the decode that followed).
- */
-async function collectOffStack(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  collectGarbage();
 }

@@ -11,6 +11,11 @@ export function setGarbageCollector(collect: () => void): void {
   collector = collect;
 }
 
-export function collectGarbage(): void {
+/**
+ * Collects once the caller's frames are off the stack: collected from inside them, V8 still found a dropped
+ * instance (a 13.4 MP encoder's 480 MB stayed through the decode that followed).
+ */
+export async function collectGarbageSoon(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
   collector();
 }

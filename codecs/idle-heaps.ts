@@ -7,7 +7,7 @@
 import { releaseCodecHeaps } from "./codec-instance.ts";
 import { releaseMetricHeap } from "./quality/ssimulacra2.ts";
 
-export const IDLE_KEEP_HEAP_BYTES = 48 * 2 ** 20;
+const IDLE_KEEP_HEAP_BYTES = 48 * 2 ** 20;
 
 /** True when a heap was dropped: the caller collects it once the job's frames are off the stack. */
 export function releaseIdleHeaps(): boolean {

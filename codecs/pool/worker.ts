@@ -11,7 +11,7 @@ import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
-import { collectGarbage, setGarbageCollector } from "../collect-garbage.ts";
+import { collectGarbageSoon, setGarbageCollector } from "../collect-garbage.ts";
 import { releaseIdleHeaps } from "../idle-heaps.ts";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -28,7 +28,7 @@ setGarbageCollector(vm.runInNewContext("gc"));
  * recycles the worker when they still pass its threshold. The collection runs after the job's frames are gone.
  */
 function heldAfterJob(): number {
-  if (releaseIdleHeaps()) setTimeout(collectGarbage, 0);
+  if (releaseIdleHeaps()) void collectGarbageSoon();
   return wasmHeapBytes();
 }
 

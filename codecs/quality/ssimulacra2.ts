@@ -34,7 +34,7 @@
  * done. The module is compiled once per process (codecs/wasm.ts) and
  * instantiated once per thread.
  */
-import { compiledModuleSync, forgetHeap, METRIC_WASM, METRIC_WASM_PORTABLE, trackHeap } from "../wasm.ts";
+import { compiledModuleSync, forgetHeap, heapBytesOf, METRIC_WASM, METRIC_WASM_PORTABLE, trackHeap } from "../wasm.ts";
 
 export interface RgbaPixels {
   data: Uint8Array | Uint8ClampedArray;
@@ -265,7 +265,7 @@ let livePyramids = 0;
  * only. True when it was dropped.
  */
 export function releaseMetricHeap(keepHeapBytes: number): boolean {
-  if (!metric || livePyramids > 0 || metric.exports.memory.buffer.byteLength <= keepHeapBytes) return false;
+  if (!metric || livePyramids > 0 || heapBytesOf(metric.module) <= keepHeapBytes) return false;
   forgetHeap(metric.module);
   metric = null;
   return true;
