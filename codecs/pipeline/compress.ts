@@ -3,7 +3,7 @@
  * thumbnail → encode (once, or a bounded search for a target) → splice metadata →
  * measure → never bigger. Steps take the AbortSignal first.
  */
-import { type CompressSettings, scoreGoalOf } from "../../contract/settings.ts";
+import { type ChromaSubsampling, type CompressSettings, scoreGoalOf } from "../../contract/settings.ts";
 import {
   AUTO_FORMAT,
   type FormatChoiceReport,
@@ -301,6 +301,8 @@ export interface EncodedOutput {
   /** The image as the codec took it, for the caller to release. */
   toEncode: RgbaImage;
   formatChoice: FormatChoiceReport | null;
+  /** The chroma subsampling the kept encode used. */
+  chroma: ChromaSubsampling;
 }
 
 /** What `encodeOutput` needs besides the image. */
@@ -313,6 +315,12 @@ export interface OutputContext {
   onProgress: ProgressCallback;
   /** Release `image` as soon as the codec has its own copy (a job's last use of it); else the caller keeps it. */
   releaseImage?: boolean;
+  /**
+   * Full chroma already needed by a larger rendition of this image (a web set's wider width): searched first,
+   * since halved chroma that failed at the larger size fails at a smaller one too (downscaling sharpens colour
+   * edges relative to the pixel grid).
+   */
+  fullChromaFirst?: boolean;
 }
 
 /**
@@ -324,7 +332,7 @@ export interface OutputContext {
 export async function encodeOutput(
   signal: AbortSignal,
   image: RgbaImage,
-  { info, settings, planes, timings, onProgress, releaseImage = false }: OutputContext,
+  { info, settings, planes, timings, onProgress, releaseImage = false, fullChromaFirst = false }: OutputContext,
 ): Promise<EncodedOutput> {
   const grayscale = info.colorSpace === "grayscale";
   // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format
@@ -392,24 +400,31 @@ export async function encodeOutput(
         },
         timings,
       });
-    let result = await search(encodeSettings);
     // Chroma is part of the search: where halved chroma cannot reach the goal at any quality (sharp colour
     // detail the source keeps at full resolution), full chroma is searched too, and the better result kept.
     const fullChroma = { ...encodeSettings, chromaSubsampling: "4:4:4" as const };
-    if (
-      result.chosen.score < aim && encodeSettings.chromaSubsampling !== "4:4:4" && !grayscale &&
-      info.chromaSubsampling !== "4:2:0" && codecs.some((c) => c.capabilities.chromaSubsampling)
-    ) {
+    const mayUseFullChroma = encodeSettings.chromaSubsampling !== "4:4:4" && !grayscale &&
+      info.chromaSubsampling !== "4:2:0" && codecs.some((c) => c.capabilities.chromaSubsampling);
+    let used = fullChromaFirst && mayUseFullChroma ? fullChroma : encodeSettings;
+    let result = await search(used);
+    if (result.chosen.score < aim && mayUseFullChroma && used !== fullChroma) {
       const probes = result.probes, proxyProbes = result.proxyProbes;
       const full = await search(fullChroma);
       const passes = full.chosen.score >= aim;
-      if (passes || full.chosen.score > result.chosen.score) result = full;
+      if (passes || full.chosen.score > result.chosen.score) [result, used] = [full, fullChroma];
       result = { ...result, probes: probes + full.probes, proxyProbes: proxyProbes + full.proxyProbes };
     }
     timings.probes = result.probes;
     timings.proxyProbes = result.proxyProbes;
     const { chosen, formatChoice } = result;
-    return { chosen, chosenQuality: chosen.quality, metadata: metadataFor(chosen.codec), toEncode, formatChoice };
+    return {
+      chosen,
+      chosenQuality: chosen.quality,
+      metadata: metadataFor(chosen.codec),
+      toEncode,
+      formatChoice,
+      chroma: used.chromaSubsampling,
+    };
   }
   if (settings.target?.kind === "size") {
     const spec = searchSpecFor(settings.target);
@@ -420,9 +435,18 @@ export async function encodeOutput(
     });
     timings.probes = result.probes;
     const metadata = metadataFor(fixedCodec);
-    return { chosen: result.chosen, chosenQuality: result.chosen.quality, metadata, toEncode, formatChoice: null };
+    const chroma = encodeSettings.chromaSubsampling;
+    return {
+      chosen: result.chosen,
+      chosenQuality: result.chosen.quality,
+      metadata,
+      toEncode,
+      formatChoice: null,
+      chroma,
+    };
   }
   onProgress("encode", 20);
   const chosen = await encodeAt(fixedCodec, settings.quality, false);
-  return { chosen, chosenQuality: null, metadata: metadataFor(fixedCodec), toEncode, formatChoice: null };
+  const chroma = encodeSettings.chromaSubsampling;
+  return { chosen, chosenQuality: null, metadata: metadataFor(fixedCodec), toEncode, formatChoice: null, chroma };
 }

@@ -48,6 +48,8 @@ export async function compressSet(
   const steps = widths.length * settings.formats.length;
   const files: SetOutput[] = [];
   let lowest: QualityReport | null = null;
+  // Formats whose wider width needed full chroma: their narrower widths search it first.
+  const fullChroma = new Set<OutputFormat>();
   try {
     for (const width of widths) {
       t = performance.now();
@@ -80,14 +82,16 @@ export async function compressSet(
             maxHeight: null,
             widths: null,
           };
-          const { chosen, toEncode } = await encodeOutput(signal, image, {
+          const { chosen, toEncode, chroma } = await encodeOutput(signal, image, {
             info,
             settings: output,
             planes,
             timings,
+            fullChromaFirst: fullChroma.has(holds ?? format),
             onProgress: (stage, percent) => onProgress(stage, 10 + Math.round((85 * (done + percent / 100)) / steps)),
           });
           if (toEncode !== image) releasePixels(toEncode);
+          if (chroma === "4:4:4") fullChroma.add(holds ?? format);
           if (!chosen.report) {
             const tm = performance.now();
             chosen.report = await measureOutput(chosen.bytes, chosen.codec, planes);

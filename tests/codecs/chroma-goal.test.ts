@@ -7,9 +7,12 @@ import assert from "node:assert/strict";
 import { inspectJpeg } from "../../codecs/mod.ts";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
-import { compressImage } from "../../codecs/pipeline/compress.ts";
+import { decodeJpegPixels } from "../../codecs/jpeg/decode.ts";
+import { compressImage, encodeOutput, newTimings } from "../../codecs/pipeline/compress.ts";
+import { compressJob } from "../../codecs/pipeline/web-set.ts";
+import { measurePlanes } from "../../codecs/quality/planes.ts";
 import { goalNote } from "../../contract/jobs.ts";
-import type { CompressSettings } from "../../contract/settings.ts";
+import { type CompressSettings, DEFAULT_SAVED_SETTINGS } from "../../contract/settings.ts";
 import { settings } from "./helpers.ts";
 
 /** Red and blue stripes two pixels wide over a soft green ramp, as a 4:4:4 q99 JPEG. */
@@ -56,4 +59,45 @@ Deno.test("a goal no setting of the format reaches is delivered at the best scor
     `no setting reached SSIMULACRA 2 80 on this photo: the best reached ${Math.floor(score * 10) / 10}`,
   );
   assert.equal(goalNote(settings({ target: null }), webp.quality), null, "no goal, no note");
+});
+
+Deno.test("full chroma a larger rendition needed is searched first: the same 4:4:4 result, fewer full-size encodes", async () => {
+  const bytes = await colourStripes(400, 300);
+  const info = inspectJpeg(bytes);
+  const output = async (fullChromaFirst: boolean) => {
+    const image = await decodeJpegPixels(bytes);
+    const planes = measurePlanes(image);
+    const timings = newTimings(0);
+    try {
+      const out = await encodeOutput(new AbortController().signal, image, {
+        info,
+        settings: settings({ target: { kind: "auto" } }),
+        planes,
+        timings,
+        onProgress: () => {},
+        fullChromaFirst,
+      });
+      return { out, probes: timings.probes };
+    } finally {
+      planes.pyramid.free();
+    }
+  };
+  const searched = await output(false), hinted = await output(true);
+  assert.equal(searched.out.chroma, "4:4:4");
+  assert.equal(hinted.out.chroma, "4:4:4");
+  assert.deepEqual(hinted.out.chosen.bytes, searched.out.chosen.bytes);
+  assert.ok(hinted.probes < searched.probes, `${hinted.probes} full encodes hinted, ${searched.probes} not`);
+});
+
+Deno.test("a web set of a 4:4:4 source keeps full chroma at every width, every file at the goal", async () => {
+  const result = await compressJob(new AbortController().signal, {
+    bytes: await colourStripes(),
+    settings: { ...DEFAULT_SAVED_SETTINGS, widths: [800, 400], formats: ["jpeg"] },
+    maxPixels: 50e6,
+  });
+  assert.deepEqual(result.set!.map((f) => f.width), [800, 400]);
+  for (const file of result.set!) {
+    assert.equal(inspectJpeg(file.bytes).chromaSubsampling, "4:4:4", `${file.width} px`);
+    assert.ok(file.score >= 80, `${file.width} px scored ${file.score}`);
+  }
 });
