@@ -321,6 +321,8 @@ export interface OutputContext {
    * edges relative to the pixel grid).
    */
   fullChromaFirst?: boolean;
+  /** Where a search without a mosaic starts, by encoder: the quality a larger rendition needed (encoder-search.ts). */
+  startAt?: ReadonlyMap<Codec, number>;
 }
 
 /**
@@ -332,7 +334,8 @@ export interface OutputContext {
 export async function encodeOutput(
   signal: AbortSignal,
   image: RgbaImage,
-  { info, settings, planes, timings, onProgress, releaseImage = false, fullChromaFirst = false }: OutputContext,
+  { info, settings, planes, timings, onProgress, releaseImage = false, fullChromaFirst = false, startAt }:
+    OutputContext,
 ): Promise<EncodedOutput> {
   const grayscale = info.colorSpace === "grayscale";
   // A score goal chooses the chroma subsampling itself (targets.ts) and searches every encoder of the format
@@ -383,9 +386,10 @@ export async function encodeOutput(
 
   if (goal !== null) {
     const aim = goal + AGREEMENT_MARGIN;
-    const search = (using: CompressSettings) =>
+    const search = (using: CompressSettings, startAt?: ReadonlyMap<Codec, number>) =>
       searchEncoders(codecs, toEncode, {
         signal,
+        startAt,
         goal: aim,
         chroma: using.chromaSubsampling,
         proxyEncode: async (codec, pixels, q) => {
@@ -406,7 +410,7 @@ export async function encodeOutput(
     const mayUseFullChroma = encodeSettings.chromaSubsampling !== "4:4:4" && !grayscale &&
       info.chromaSubsampling !== "4:2:0" && codecs.some((c) => c.capabilities.chromaSubsampling);
     let used = fullChromaFirst && mayUseFullChroma ? fullChroma : encodeSettings;
-    let result = await search(used);
+    let result = await search(used, startAt);
     if (result.chosen.score < aim && mayUseFullChroma && used !== fullChroma) {
       const probes = result.probes, proxyProbes = result.proxyProbes;
       const full = await search(fullChroma);

@@ -36,6 +36,11 @@ export interface EncoderSearch {
     sizeToBeat?: number,
   ) => Promise<Encoded>;
   timings: CompressTimings;
+  /**
+   * Where a search without a mosaic starts, by encoder, instead of the encoder's prior: the quality a larger
+   * rendition of the image needed (a web set's wider width).
+   */
+  startAt?: ReadonlyMap<Codec, number>;
 }
 
 type MosaicProxy = (quality: number) => Promise<ProxyReading>;
@@ -137,8 +142,10 @@ export async function searchEncoders(
       // Every encoder searched at full size; the best of each format kept for format=auto's report.
       const bestOf = new Map<OutputFormat, Encoded>();
       for (const codec of codecs) {
-        const spec = scoreSearchFor(codec, search.goal, search.chroma);
         const proxy = proxies.get(codec);
+        const spec = scoreSearchFor(codec, search.goal, search.chroma);
+        const hint = proxy ? undefined : search.startAt?.get(codec);
+        if (hint !== undefined) spec.start = hint;
         const result = await searchScore(
           spec,
           (q) => probe(codec, q, spec.maxProbes * codecs.length),

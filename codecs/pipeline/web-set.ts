@@ -15,6 +15,7 @@ import { planResize, resample } from "../image/resize.ts";
 import { measurePlanes } from "../quality/planes.ts";
 import type { QualityReport } from "../quality/report.ts";
 import type { CompressResult, ProgressCallback, SetOutput } from "../types.ts";
+import type { Codec } from "../codec.ts";
 import {
   compressImage,
   type CompressInput,
@@ -50,6 +51,8 @@ export async function compressSet(
   let lowest: QualityReport | null = null;
   // Formats whose wider width needed full chroma: their narrower widths search it first.
   const fullChroma = new Set<OutputFormat>();
+  // The quality each encoder's wider width landed on: where a narrower width's search starts without a mosaic.
+  const startAt = new Map<Codec, number>();
   try {
     for (const width of widths) {
       t = performance.now();
@@ -88,10 +91,12 @@ export async function compressSet(
             planes,
             timings,
             fullChromaFirst: fullChroma.has(holds ?? format),
+            startAt,
             onProgress: (stage, percent) => onProgress(stage, 10 + Math.round((85 * (done + percent / 100)) / steps)),
           });
           if (toEncode !== image) releasePixels(toEncode);
           if (chroma === "4:4:4") fullChroma.add(holds ?? format);
+          startAt.set(chosen.codec, chosen.quality);
           if (!chosen.report) {
             const tm = performance.now();
             chosen.report = await measureOutput(chosen.bytes, chosen.codec, planes);

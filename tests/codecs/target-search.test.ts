@@ -8,8 +8,9 @@ import { decodeJpegPixels } from "../../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../../codecs/jpeg/options.ts";
 import type { QuantTable } from "../../codecs/jpeg/meta.ts";
-import { compressImage } from "../../codecs/pipeline/compress.ts";
-import { chooseEncoder } from "../../codecs/pipeline/encoder-search.ts";
+import { compressImage, newTimings } from "../../codecs/pipeline/compress.ts";
+import { chooseEncoder, searchEncoders } from "../../codecs/pipeline/encoder-search.ts";
+import type { Codec } from "../../codecs/codec.ts";
 import { CODECS } from "../../codecs/registry.ts";
 import { fixture, lumaQuantTable, settings } from "./helpers.ts";
 import { sizeTargetNote, withSsimulacra2 } from "../../contract/jobs.ts";
@@ -191,4 +192,24 @@ Deno.test("a score goal searches the fastest encoder unless another is predicted
   assert.equal(pick(100, 99), "jpegli", "1% smaller is within the mosaic's ranking error");
   assert.equal(pick(100, 96), "mozjpeg", "4% smaller is worth the slower probes");
   assert.equal(pick(90, 100), "jpegli");
+});
+
+Deno.test("without a mosaic, a search starts where a larger rendition landed (startAt), else at the encoder's prior", async () => {
+  const pixels = await decodeJpegPixels(await fixture("base.jpg")); // 128×96: no mosaic
+  const first = async (startAt?: Map<Codec, number>) => {
+    const { probe, probed } = curve(84, 0.8);
+    await searchEncoders([CODECS.jpegli], pixels, {
+      signal: new AbortController().signal,
+      goal: 80.08,
+      chroma: "4:2:0",
+      proxyEncode: () => Promise.reject(new Error("no mosaic at this size")),
+      fullProbe: async (codec, q) => ({ codec, bytes: new Uint8Array(), report: null, ...await probe(q) }),
+      timings: newTimings(0),
+      startAt,
+    });
+    return probed[0]!.quality;
+  };
+  assert.equal(await first(), Math.round(CODECS.jpegli.predictQuality(80.08, "4:2:0")));
+  assert.equal(await first(new Map([[CODECS.jpegli, 66]])), 66);
+  assert.equal(await first(new Map([[CODECS.mozjpeg, 66]])), Math.round(CODECS.jpegli.predictQuality(80.08, "4:2:0")));
 });
