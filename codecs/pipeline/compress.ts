@@ -27,6 +27,8 @@ import { encodeJpegPixels } from "../jpeg/encode.ts";
 import { thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { IDENTICAL, type QualityReport } from "../quality/report.ts";
+import { spareMetricHeap } from "../quality/ssimulacra2.ts";
+import { collectGarbageSoon } from "../collect-garbage.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
@@ -151,7 +153,7 @@ async function compressPixels(
   const goal = scoreGoalOf(settings);
   const measureNow = goal !== null || !input.deferScore;
   t = performance.now();
-  const originalPlanes = measureNow ? measurePlanes(upright) : null;
+  const originalPlanes = measureNow ? measurePlanes(upright, undefined, true) : null;
   timings.measureMs += performance.now() - t;
   // The pyramid lives in the metric's WASM memory: freed when the job ends, however it ends.
   try {
@@ -293,6 +295,14 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
   };
 }
 
+/**
+ * Encoders this slow (AVIF at 620 ms/MP) run without the metric's heap: rebuilding its pyramids (the original's
+ * at about 10 ms/MP, the mosaic's) costs them about 3%.
+ */
+const SPARE_METRIC_FROM_MS_PER_MP = 300;
+/** ... when it holds more than this (the pyramids of a 7 MP image): below, a saving not worth a rebuild. */
+const SPARE_METRIC_OVER_BYTES = 128 * 2 ** 20;
+
 /** One output: the kept encode, its quality when searched, its metadata plan and format=auto's report. */
 export interface EncodedOutput {
   chosen: Encoded;
@@ -368,6 +378,11 @@ export async function encodeOutput(
     sizeToBeat = Infinity,
   ): Promise<Encoded> => {
     signal.throwIfAborted();
+    // The metric's pyramids and a slow encoder's heap were a large image's peak side by side: they are given
+    // back before such an encode and rebuilt for its measure, from pixels the job holds anyway.
+    if (measure && codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP && spareMetricHeap(SPARE_METRIC_OVER_BYTES)) {
+      await collectGarbageSoon();
+    }
     let te = performance.now();
     const encoded = await codec.encode(toEncode, using, quality, context);
     const out = codec.carryMetadata(encoded, metadataFor(codec));

@@ -106,7 +106,7 @@ export async function searchEncoders(
 ): Promise<SearchOutcome> {
   const t = performance.now();
   const mosaic = mosaicOf(pixels);
-  const mosaicPlanes = mosaic && measurePlanes(mosaic, 1);
+  const mosaicPlanes = mosaic && measurePlanes(mosaic, 1, true);
   search.timings.measureMs += performance.now() - t;
   let proxyProbes = 0;
   // One memoised reader per encoder: each mosaic reading (encode, decode, compare) is taken once.

@@ -60,7 +60,7 @@ export async function compressSet(
       const image = plan ? resample(upright, plan) : upright;
       timings.resizeMs += performance.now() - t;
       t = performance.now();
-      const planes = measurePlanes(image);
+      const planes = measurePlanes(image, undefined, true);
       timings.measureMs += performance.now() - t;
       try {
         // A lossless container (JPEG XL) holds this width's JPEG: encoded once, whether or not JPEG is listed.

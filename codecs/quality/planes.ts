@@ -21,9 +21,17 @@ export function measureFactor(width: number, height: number): number {
   return Math.max(1, Math.ceil(Math.sqrt((width * height) / MEASURE_MAX_PIXELS)));
 }
 
-export function measurePlanes(image: RgbaImage, factor = measureFactor(image.width, image.height)): MeasurePlanes {
+/**
+ * `rebuildable`: the pyramid may be spared during a long encode and rebuilt from `image` (ssimulacra2.ts
+ * `spareMetricHeap`); `image` must then stay unchanged and unreleased while the planes live.
+ */
+export function measurePlanes(
+  image: RgbaImage,
+  factor = measureFactor(image.width, image.height),
+  rebuildable = false,
+): MeasurePlanes {
   return {
-    pyramid: xybPyramid(factor === 1 ? image : boxDownscale(image, factor)),
+    pyramid: xybPyramid(factor === 1 ? image : boxDownscale(image, factor), undefined, rebuildable),
     factor,
     grayscale: isNeutral(image),
   };

@@ -287,31 +287,69 @@ const unfreed = new FinalizationRegistry<{ pointer: number; owner: Metric }>(({ 
   if (owner === metric) owner.exports.pyramid_free(pointer);
 });
 
+/** Pyramids that can be rebuilt from their pixels (`xybPyramid(image, skipBelow, true)`), while they live. */
+const spareable = new Set<WeakRef<XybPyramid>>();
+
 /** An image converted for the metric: keep the original's to compare several outputs with it, then free it. */
 export class XybPyramid {
   #pointer: number;
-  #owner: Metric;
+  /** The instance holding its planes; none while spared (a reference would keep a dropped instance's heap). */
+  #owner: Metric | null;
+  #freed = false;
+  readonly #ref: WeakRef<XybPyramid> | null;
 
-  constructor(pointer: number, readonly width: number, readonly height: number, readonly skipBelow: number) {
+  constructor(
+    pointer: number,
+    readonly width: number,
+    readonly height: number,
+    readonly skipBelow: number,
+    /** The pixels it was made from, when it may be spared (`spareMetricHeap`) and rebuilt. */
+    readonly source: RgbaPixels | null = null,
+  ) {
     this.#pointer = pointer;
     this.#owner = wasm();
     livePyramids++;
     unfreed.register(this, { pointer, owner: this.#owner }, this);
+    this.#ref = source ? new WeakRef(this) : null;
+    if (this.#ref) spareable.add(this.#ref);
   }
 
-  /** Its planes in the WASM memory; throws once freed. */
+  /** Its planes in the WASM memory, rebuilt first if they were spared; throws once freed. */
   get pointer(): number {
-    if (!this.#pointer) throw new Error("This XYB pyramid has been freed");
+    if (this.#freed) throw new Error("This XYB pyramid has been freed");
+    if (!this.#pointer) {
+      if ((this.source!.data.buffer as ArrayBuffer).detached) {
+        throw new Error("A spared pyramid's pixels were released");
+      }
+      this.#owner = wasm();
+      this.#pointer = buildPyramid(this.#owner, this.source!, this.skipBelow);
+      livePyramids++;
+      unfreed.register(this, { pointer: this.#pointer, owner: this.#owner }, this);
+    }
     return this.#pointer;
   }
 
-  /** Gives its planes back to the WASM heap; safe to call twice. */
+  /** Gives its planes back to the WASM heap, to be rebuilt from its pixels when next read. */
+  spare(): void {
+    if (!this.#pointer || !this.source || (this.source.data.buffer as ArrayBuffer).detached) return;
+    unfreed.unregister(this);
+    livePyramids--;
+    this.#owner!.exports.pyramid_free(this.#pointer);
+    this.#pointer = 0;
+    this.#owner = null;
+  }
+
+  /** Gives its planes back to the WASM heap for good; safe to call twice. */
   free(): void {
+    this.spare();
+    if (this.#ref) spareable.delete(this.#ref);
+    this.#freed = true;
     if (!this.#pointer) return;
     unfreed.unregister(this);
     livePyramids--;
-    this.#owner.exports.pyramid_free(this.#pointer);
+    this.#owner!.exports.pyramid_free(this.#pointer);
     this.#pointer = 0;
+    this.#owner = null;
   }
 
   [Symbol.dispose](): void {
@@ -319,8 +357,24 @@ export class XybPyramid {
   }
 }
 
-export function xybPyramid(image: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW): XybPyramid {
-  const m = wasm(), { exports } = m;
+/**
+ * Before a long encode of a large image: every rebuildable pyramid is spared and the metric's instance
+ * dropped when nothing else lives in it and its heap is over `keepHeapBytes` (the caller collects it). The
+ * pyramids are rebuilt when next read, in a new instance. True when it was dropped.
+ */
+export function spareMetricHeap(keepHeapBytes: number): boolean {
+  if (!metric || heapBytesOf(metric.module) <= keepHeapBytes) return false;
+  for (const ref of spareable) {
+    const pyramid = ref.deref();
+    if (pyramid) pyramid.spare();
+    else spareable.delete(ref);
+  }
+  return releaseMetricHeap(keepHeapBytes);
+}
+
+/** The pyramid of `image` in `m`'s memory (a pointer; throws when memory runs out). */
+function buildPyramid(m: Metric, image: RgbaPixels, skipBelow: number): number {
+  const { exports } = m;
   const { width, height } = image;
   const bytes = width * height * 4;
   const rgba = exports.alloc(bytes) >>> 0;
@@ -333,7 +387,16 @@ export function xybPyramid(image: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW): X
     exports.free(rgba);
   }
   if (!pointer) throw outOfMemory();
-  return new XybPyramid(pointer, width, height, skipBelow);
+  return pointer;
+}
+
+/**
+ * `image` converted for the metric. `rebuildable`: the pyramid keeps a reference to `image` (which must not
+ * change while it lives) so that `spareMetricHeap` may give its memory back and it is rebuilt when next read.
+ */
+export function xybPyramid(image: RgbaPixels, skipBelow = DEFAULT_SKIP_BELOW, rebuildable = false): XybPyramid {
+  const pointer = buildPyramid(wasm(), image, skipBelow);
+  return new XybPyramid(pointer, image.width, image.height, skipBelow, rebuildable ? image : null);
 }
 
 export interface Ssimulacra2Result {

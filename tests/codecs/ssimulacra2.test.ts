@@ -13,6 +13,7 @@ import {
   metricInternals,
   releaseMetricHeap,
   type RgbaPixels,
+  spareMetricHeap,
   ssimulacra2,
   type XybPyramid,
   xybPyramid,
@@ -116,6 +117,32 @@ Deno.test("the metric's heap is given back only while no pyramid lives in it, an
   assert.ok(wasmHeapBytes() < heap, "its heap no longer counts");
   assert.equal(releaseMetricHeap(0), false, "nothing left to give back");
   assert.equal(ssimulacra2(image, image), score, "a fresh instance measures the same");
+});
+
+Deno.test("rebuildable pyramids are spared with the metric's heap before a long encode, and rebuilt to the same score", () => {
+  const width = 900, height = 600;
+  const original = { data: new Uint8ClampedArray(width * height * 4).map((_, i) => (i * 53) % 241), width, height };
+  const distorted = { ...original, data: original.data.map((v, i) => (i % 7 === 0 ? v ^ 8 : v)) };
+  const fixed = xybPyramid(original), first = xybPyramid(distorted);
+  const expected = compareXyb(fixed, first).score;
+  first.free();
+  const spareable = xybPyramid(original, undefined, true);
+  assert.equal(spareMetricHeap(0), false, "a pyramid that cannot be rebuilt keeps the instance");
+  fixed.free();
+  const heap = wasmHeapBytes();
+  assert.equal(spareMetricHeap(heap), false, "a heap within the limit is kept");
+  assert.equal(spareMetricHeap(0), true);
+  assert.ok(wasmHeapBytes() < heap, "its heap no longer counts");
+  using other = xybPyramid(distorted);
+  assert.equal(compareXyb(spareable, other).score, expected, "rebuilt on its next read, in a new instance");
+  // Pixels released (detached) cannot rebuild it: it is not spared.
+  const released = { ...original, data: original.data.slice() };
+  using kept = xybPyramid(released, undefined, true);
+  released.data.buffer.transfer(0);
+  spareable.free();
+  assert.equal(spareMetricHeap(0), false);
+  assert.equal(compareXyb(kept, other).score, expected);
+  assert.throws(() => spareable.pointer, /freed/);
 });
 
 Deno.test("both metric builds round each multiply-add once here, so the fast one computes what the portable one does", async () => {
