@@ -289,25 +289,38 @@ e2eSuite("the compressor's second pass (issue 15) in the browser", async ({ newP
     await signUpAndOpen(page, "reviewer");
     await upload(page, [photo("small.jpg"), fixtureFile("metadata-all.jpg"), fixtureFile("sampling-444.jpg")]);
     await waitForCompleted(page, 3);
-    const jobs = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs) as Array<{
+    type Listed = {
       id: string;
       filename: string;
       originalSize: number;
       compressedSize: number;
       scores: { overall: number } | null;
       keptOriginal: boolean;
-    }>;
+    };
+    // Fixed-quality scores arrive after completion (deferred): the figures are read once every one is in.
+    let jobs: Listed[] = [];
+    await waitFor(async () => {
+      jobs = await page.evaluate(async () => (await (await fetch("/api/jobs")).json()).jobs) as Listed[];
+      return jobs.every((j) => j.keptOriginal || j.scores);
+    }, { timeoutMs: 60_000, intervalMs: 200, message: "every job's deferred score" });
     const original = jobs.reduce((s, j) => s + j.originalSize, 0);
     const saved = jobs.reduce((s, j) => s + Math.max(0, j.originalSize - j.compressedSize), 0);
     const lowest = Math.min(...jobs.filter((j) => !j.keptOriginal && j.scores).map((j) => j.scores!.overall));
-    const summary = (await page.getByTestId("review-summary").textContent()) ?? "";
+    const expectedEnd = `lowest score ${Math.round(lowest)} (${scoreWordOf(Math.round(lowest))})`;
+    let summary = "";
+    await waitFor(
+      async () => (summary = (await page.getByTestId("review-summary").textContent()) ?? "").endsWith(expectedEnd),
+      {
+        timeoutMs: 30_000,
+        message: () => `the summary to end "${expectedEnd}" (it reads "${summary}")`,
+      },
+    );
     assert.match(summary, /^Saved [\d.]+ (B|KB|MB) \(\d+%\) across 3 images · lowest score \d+ \([A-Za-z ]+\)$/);
     assert.ok(summary.includes(`(${Math.round((saved / original) * 100)}%)`), `byte-weighted: ${summary}`);
-    assert.ok(summary.endsWith(`lowest score ${Math.round(lowest)} (${scoreWordOf(Math.round(lowest))})`), summary);
     // The batch row and the sidebar say the same (the batch list polls on its own: wait for its scores too).
     let batchRow: string | null = null;
     await waitFor(async () => (batchRow = await page.getByTestId("batch-savings").textContent()) === summary, {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       message: () => `the batch row to read "${summary}" (it reads "${batchRow}")`,
     });
     assert.ok(summary.includes(`Saved ${await page.getByTestId("stat-savings").textContent()}`));
