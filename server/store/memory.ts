@@ -1,3 +1,4 @@
+import { encodeHexLowerCase } from "@oslojs/encoding";
 import { toBlob } from "./body.ts";
 import {
   assertKey,
@@ -19,7 +20,8 @@ interface Entry {
  * `STORE_URL=memory:` (the default): Blobs in a Map, gone when the process ends. Deno keeps Blob
  * bytes outside the JS heap; a stored Blob is kept without a copy and read back as a stream.
  * `usedBytes` counts each distinct Blob once (a result that is the original itself costs nothing
- * more), for a per-process `ByteBudget`.
+ * more), for a per-process `ByteBudget`. Equal bytes of one type are one Blob: a photo uploaded again
+ * (to try other settings, the commonest reason) is held once, however many jobs keep it.
  */
 export class MemoryStore implements ByteStore {
   readonly kind = "memory" as const;
@@ -27,6 +29,9 @@ export class MemoryStore implements ByteStore {
   #entries = new Map<string, Entry>();
   /** How many keys hold each Blob. */
   #refs = new Map<Blob, number>();
+  /** Each held Blob by its content (type and SHA-256), and back. */
+  #byContent = new Map<string, Blob>();
+  #contentOf = new Map<Blob, string>();
   #used = 0;
 
   /** Bytes held, each distinct Blob once. */
@@ -36,7 +41,7 @@ export class MemoryStore implements ByteStore {
 
   async put(key: string, body: StoreBody, options: PutOptions): Promise<StoredObjectInfo> {
     assertKey(key);
-    const data = await toBlob(body, options);
+    const data = await this.#held(await toBlob(body, options));
     this.#drop(key);
     const entry = { data, storedAt: new Date() };
     this.#entries.set(key, entry);
@@ -94,6 +99,18 @@ export class MemoryStore implements ByteStore {
     return Promise.resolve();
   }
 
+  /** The Blob already held with the same type and bytes, else `blob` (registered as that content's). */
+  async #held(blob: Blob): Promise<Blob> {
+    if (this.#refs.has(blob)) return blob;
+    const digest = await crypto.subtle.digest("SHA-256", await blob.arrayBuffer());
+    const content = `${blob.type} ${blob.size} ${encodeHexLowerCase(new Uint8Array(digest))}`;
+    const held = this.#byContent.get(content);
+    if (held) return held;
+    this.#byContent.set(content, blob);
+    this.#contentOf.set(blob, content);
+    return blob;
+  }
+
   #drop(key: string): boolean {
     const entry = this.#entries.get(key);
     if (!entry) return false;
@@ -104,6 +121,9 @@ export class MemoryStore implements ByteStore {
     } else {
       this.#refs.delete(entry.data);
       this.#used -= entry.data.size;
+      const content = this.#contentOf.get(entry.data);
+      this.#contentOf.delete(entry.data);
+      if (content !== undefined && this.#byContent.get(content) === entry.data) this.#byContent.delete(content);
     }
     return true;
   }

@@ -15,6 +15,27 @@ Deno.test("the memory store counts a Blob stored under two keys once, and frees 
   assert.equal(store.usedBytes, 0);
 });
 
+Deno.test("the memory store holds equal bytes of one type once, whoever stored them, until the last key goes", async () => {
+  const store = new MemoryStore();
+  const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 31) % 256);
+  await store.put(jobKey("j1", "original"), bytes.slice(), { contentType: "image/jpeg" });
+  await store.put(jobKey("j2", "original"), new Blob([bytes.slice()]), { contentType: "image/jpeg" });
+  assert.equal(store.usedBytes, 5000, "the same photo uploaded twice");
+  await store.put(jobKey("j3", "original"), bytes.slice(), { contentType: "image/webp" });
+  assert.equal(store.usedBytes, 10_000, "another type is another object");
+  const changed = bytes.slice();
+  changed[4999]! ^= 1;
+  await store.put(jobKey("j4", "original"), changed, { contentType: "image/jpeg" });
+  assert.equal(store.usedBytes, 15_000, "one byte apart: two objects");
+  await store.deletePrefix("jobs/j1/");
+  assert.equal(store.usedBytes, 15_000, "j2 still holds it");
+  assert.deepEqual(new Uint8Array(await store.blob(jobKey("j2", "original"))!.arrayBuffer()), bytes);
+  await store.deletePrefix("jobs/j2/");
+  assert.equal(store.usedBytes, 10_000);
+  await store.put(jobKey("j5", "original"), bytes.slice(), { contentType: "image/jpeg" });
+  assert.equal(store.usedBytes, 15_000, "stored again after its last key went");
+});
+
 Deno.test("a byte budget promises room to uploads in flight and never more than its cap", async () => {
   const store = new MemoryStore();
   const budget = new ByteBudget(1000, () => store.usedBytes);
