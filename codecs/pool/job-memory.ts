@@ -22,11 +22,12 @@ export function estimateJobMemory(pixels: number, bytes = 0, formats: readonly O
  * AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's measure) 18.6; each
  * heap is given back after a large image, and MozJPEG's decoder's once the source is read (codec-instance.ts),
  * so they no longer add up: AVIF jobs on auto peaked at 43-46 bytes per pixel over the 32 MB (6.3, 13.4,
- * 20.4 MP; codecs/README.md, "AVIF"), hence 48 (72 while every heap stayed). JPEG XL transcodes the finished JPEG:
- * libjxl's 52-58 bytes per pixel (codecs/README.md, "JPEG XL") on top of the JPEG path's heaps, which WASM never
- * shrinks, hence 40 + 60.
+ * 20.4 MP; codecs/README.md, "AVIF"), hence 48 (72 while every heap stayed). JPEG XL transcodes the finished JPEG
+ * once the JPEG path has given its heaps back (pipeline/compress.ts): libjxl's 25-29 bytes per pixel of resident
+ * memory then stay under the JPEG path's own high-water (8.3 MP: 336 MB either way; 20.4 MP: 649 MB, 809 while
+ * the heaps stayed), hence the JPEG path's 40 (40 + 60 before).
  */
-const BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 48, jxl: 100 };
+const BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 48, jxl: 40 };
 
 /** The formats a job's settings encode in: a web set's list, else the one format (format=auto: those allowed). */
 export const encodedFormats = (s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[] }) =>
