@@ -331,19 +331,17 @@ export class XybPyramid {
 
   /** Gives its planes back to the WASM heap, to be rebuilt from its pixels when next read. */
   spare(): void {
-    if (!this.#pointer || !this.source || (this.source.data.buffer as ArrayBuffer).detached) return;
-    unfreed.unregister(this);
-    livePyramids--;
-    this.#owner!.exports.pyramid_free(this.#pointer);
-    this.#pointer = 0;
-    this.#owner = null;
+    if (this.source && !(this.source.data.buffer as ArrayBuffer).detached) this.#release();
   }
 
   /** Gives its planes back to the WASM heap for good; safe to call twice. */
   free(): void {
-    this.spare();
+    this.#release();
     if (this.#ref) spareable.delete(this.#ref);
     this.#freed = true;
+  }
+
+  #release(): void {
     if (!this.#pointer) return;
     unfreed.unregister(this);
     livePyramids--;
