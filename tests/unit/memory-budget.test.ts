@@ -18,7 +18,11 @@ Deno.test("a job's reservation follows its bytes and the formats it encodes in (
   assert.equal(jpeg, 32 * 1024 * 1024 + 40 * mp12 + 5 * 5e6);
   assert.ok(estimateJobMemory(mp12, 6e6) > jpeg, "more bytes, more memory");
   assert.equal(estimateJobMemory(mp12, 5e6, ["webp"]), jpeg);
-  assert.equal(estimateJobMemory(mp12, 5e6, ["jxl"]), jpeg, "JPEG XL transcodes once the JPEG path gave its heaps back");
+  assert.equal(
+    estimateJobMemory(mp12, 5e6, ["jxl"]),
+    jpeg,
+    "JPEG XL transcodes once the JPEG path gave its heaps back",
+  );
   const avif = estimateJobMemory(mp12, 5e6, ["avif"]);
   assert.ok(avif > jpeg * 1.15, `${avif} against ${jpeg}`);
   assert.equal(estimateJobMemory(mp12, 5e6, ["jpeg", "avif"]), avif, "a set reserves for its heaviest format");
