@@ -20,6 +20,13 @@ export function releaseCodecHeaps(keepHeapBytes: number): boolean {
   return dropped;
 }
 
+/** The bytes `releaseCodecHeaps(keepHeapBytes)` would give back now. */
+export function releasableCodecHeapBytes(keepHeapBytes: number): number {
+  let bytes = 0;
+  for (const instance of instances) bytes += instance.heapOver(keepHeapBytes);
+  return bytes;
+}
+
 export class CodecInstance<Api> {
   #module: WebAssembly.Module | null = null;
   #api: Api | null = null;
@@ -33,10 +40,16 @@ export class CodecInstance<Api> {
     instances.add(this as CodecInstance<unknown>);
   }
 
+  /** Its heap's bytes when over `keepHeapBytes` (what `release` would drop), else 0. */
+  heapOver(keepHeapBytes: number): number {
+    const bytes = this.#api && this.#module ? heapBytesOf(this.#module) : 0;
+    return bytes > keepHeapBytes ? bytes : 0;
+  }
+
   /** Drops the instance if its heap is over `keepHeapBytes`; never during a call (calls are synchronous). */
   release(keepHeapBytes: number): boolean {
     const module = this.#module;
-    if (!this.#api || !module || heapBytesOf(module) <= keepHeapBytes) return false;
+    if (this.heapOver(keepHeapBytes) === 0 || !module) return false;
     this.#api = null;
     this.#module = null;
     forgetHeap(module);

@@ -4,8 +4,9 @@
  * (up to the pool's 160 MiB recycling threshold each) beside the other worker's job. A small heap is kept:
  * making it again costs the next job its page faults.
  */
-import { releaseCodecHeaps } from "./codec-instance.ts";
-import { releaseMetricHeap } from "./quality/ssimulacra2.ts";
+import { releasableCodecHeapBytes, releaseCodecHeaps } from "./codec-instance.ts";
+import { releasableMetricHeapBytes, releaseMetricHeap } from "./quality/ssimulacra2.ts";
+import { wasmHeapBytes } from "./wasm.ts";
 
 const IDLE_KEEP_HEAP_BYTES = 48 * 2 ** 20;
 
@@ -14,3 +15,10 @@ export function releaseIdleHeaps(): boolean {
   const codecs = releaseCodecHeaps(IDLE_KEEP_HEAP_BYTES);
   return releaseMetricHeap(IDLE_KEEP_HEAP_BYTES) || codecs;
 }
+
+/**
+ * What this thread will hold once `releaseIdleHeaps` has run: the small heaps, and those it cannot give back
+ * (libjxl's, which only recycling the worker frees).
+ */
+export const heldWhenIdle = (): number =>
+  wasmHeapBytes() - releasableCodecHeapBytes(IDLE_KEEP_HEAP_BYTES) - releasableMetricHeapBytes(IDLE_KEEP_HEAP_BYTES);

@@ -11,11 +11,12 @@ import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
-import { collectGarbageSoon, setGarbageCollector } from "../collect-garbage.ts";
-import { releaseIdleHeaps } from "../idle-heaps.ts";
+import { setGarbageCollector } from "../collect-garbage.ts";
+import { inspectJpeg } from "../container/inspect.ts";
+import { afterJob, beforeJob, keepKind } from "./heaps-between-jobs.ts";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { useCompiledModules, wasmHeapBytes } from "../wasm.ts";
+import { useCompiledModules } from "../wasm.ts";
 
 lowerThreadPriority();
 // V8's `gc`, for dropped codec heaps (collect-garbage.ts): the flag is process-wide, and a new context
@@ -23,13 +24,14 @@ lowerThreadPriority();
 v8.setFlagsFromString("--expose-gc");
 setGarbageCollector(vm.runInNewContext("gc"));
 
-/**
- * The heaps this worker keeps after a job, once the large ones are given back (idle-heaps.ts): the pool
- * recycles the worker when they still pass its threshold. The collection runs after the job's frames are gone.
- */
-function heldAfterJob(): number {
-  if (releaseIdleHeaps()) void collectGarbageSoon();
-  return wasmHeapBytes();
+/** The pixels of a JPEG by its header, 0 when it has none (the job itself reports why). */
+function pixelsOf(bytes: Uint8Array): number {
+  try {
+    const { width, height } = inspectJpeg(bytes);
+    return width * height;
+  } catch {
+    return 0;
+  }
 }
 
 self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
@@ -47,16 +49,20 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
     try {
       if (message.type === "restore") {
         wasmUsed = true;
-        const jpeg = jxlToJpeg(await inputBytes(message.bytes));
-        return post({ type: "restored", id, jpeg, heapBytes: heldAfterJob() }, [jpeg.buffer]);
+        const bytes = await inputBytes(message.bytes);
+        await beforeJob(null, 0);
+        const jpeg = jxlToJpeg(bytes);
+        return post({ type: "restored", id, jpeg, heapBytes: afterJob() }, [jpeg.buffer]);
       }
       if (message.type === "score") {
         const [original, output] = await Promise.all([inputBytes(message.original), inputBytes(message.output)]);
+        await beforeJob(null, 0);
         const report = await scoreImage(signal, original, output);
-        return post({ type: "scored", id, report, heapBytes: heldAfterJob() });
+        return post({ type: "scored", id, report, heapBytes: afterJob() });
       }
       const { settings, maxPixels, deferScore } = message;
       const bytes = await inputBytes(message.bytes);
+      await beforeJob(keepKind(settings, deferScore), pixelsOf(bytes));
       const result = await compressJob(
         signal,
         { bytes, settings, maxPixels, deferScore },
@@ -65,7 +71,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
           post({ type: "progress", id, stage, percent });
         },
       );
-      post({ type: "result", id, result, heapBytes: heldAfterJob() }, [
+      post({ type: "result", id, result, heapBytes: afterJob() }, [
         result.bytes.buffer as ArrayBuffer,
         result.thumbnail.buffer as ArrayBuffer,
         ...(result.set ?? []).map((file) => file.bytes.buffer as ArrayBuffer),
@@ -78,7 +84,7 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
         id,
         error: data,
         recycle: wasmUsed && data.code === "corrupt_image",
-        heapBytes: heldAfterJob(),
+        heapBytes: afterJob(),
       });
     }
   };

@@ -265,10 +265,16 @@ let livePyramids = 0;
  * only. True when it was dropped.
  */
 export function releaseMetricHeap(keepHeapBytes: number): boolean {
-  if (!metric || livePyramids > 0 || heapBytesOf(metric.module) <= keepHeapBytes) return false;
+  if (!metric || releasableMetricHeapBytes(keepHeapBytes) === 0) return false;
   forgetHeap(metric.module);
   metric = null;
   return true;
+}
+
+/** The bytes `releaseMetricHeap(keepHeapBytes)` would give back now. */
+export function releasableMetricHeapBytes(keepHeapBytes: number): number {
+  const bytes = metric && livePyramids === 0 ? heapBytesOf(metric.module) : 0;
+  return bytes > keepHeapBytes ? bytes : 0;
 }
 
 const outOfMemory = () => new RangeError("The quality measurement ran out of memory");
