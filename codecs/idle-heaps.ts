@@ -2,7 +2,7 @@
  * What a codec worker gives back between jobs: every codec heap and the metric's over `IDLE_KEEP_HEAP_BYTES`.
  * A WASM heap grows with the largest image and never shrinks, so an idle worker kept what its last job grew
  * (up to the pool's 160 MiB recycling threshold each) beside the other worker's job. A small heap is kept:
- * making it again costs the next job its page faults.
+ * making it again costs the next job its page faults. When: pool/heaps-between-jobs.ts.
  */
 import { releasableCodecHeapBytes, releaseCodecHeaps } from "./codec-instance.ts";
 import { releasableMetricHeapBytes, releaseMetricHeap } from "./quality/ssimulacra2.ts";
