@@ -158,6 +158,8 @@ await jobMemoryBench(corpus);
 // Resize against native libvips, and one photo's default web set against its fixed JPEG path (issue 30).
 await resizeBench(corpus);
 await webSetBench(corpus);
+// Issue 31: the run's photos as one batch on auto against the fixed path, as users wait, and a mixed run's peak.
+await batchWaitBench(corpus);
 // Floods one client could send (issue 12): the server must keep answering everyone else.
 await healthUnderFloods();
 await pollFloodLatency(corpus);
