@@ -5,6 +5,7 @@
  * making it again costs the next job its page faults. When: pool/heaps-between-jobs.ts.
  */
 import { releasableCodecHeapBytes, releaseCodecHeaps } from "./codec-instance.ts";
+import { collectGarbageSoon } from "./collect-garbage.ts";
 import { releasableMetricHeapBytes, releaseMetricHeap } from "./quality/ssimulacra2.ts";
 import { wasmHeapBytes } from "./wasm.ts";
 
@@ -14,6 +15,11 @@ const IDLE_KEEP_HEAP_BYTES = 48 * 2 ** 20;
 export function releaseIdleHeaps(): boolean {
   const codecs = releaseCodecHeaps(IDLE_KEEP_HEAP_BYTES);
   return releaseMetricHeap(IDLE_KEEP_HEAP_BYTES) || codecs;
+}
+
+/** `releaseIdleHeaps`, then the collection that frees what it dropped (off the caller's frames). */
+export async function giveBackIdleHeaps(): Promise<void> {
+  if (releaseIdleHeaps()) await collectGarbageSoon();
 }
 
 /**

@@ -29,7 +29,7 @@ import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { IDENTICAL, type QualityReport } from "../quality/report.ts";
 import { spareMetricHeap } from "../quality/ssimulacra2.ts";
 import { collectGarbageSoon } from "../collect-garbage.ts";
-import { releaseIdleHeaps } from "../idle-heaps.ts";
+import { giveBackIdleHeaps } from "../idle-heaps.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
@@ -126,7 +126,7 @@ export async function compressImage(
   if (settings.archive) return await archiveOriginal(signal, input, onProgress);
   const held = await compressPixels(signal, { ...input, settings: { ...settings, format: holds } }, onProgress);
   // The JPEG is made: the heaps its decode, encodes and measures grew go back before libjxl's grows beside them.
-  if (releaseIdleHeaps()) await collectGarbageSoon();
+  await giveBackIdleHeaps();
   return inLosslessFormat(held, settings.format as OutputFormat);
 }
 

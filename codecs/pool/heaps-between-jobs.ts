@@ -7,8 +7,7 @@
  */
 import { AUTO_FORMAT, losslessOf } from "../../contract/formats.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
-import { collectGarbageSoon } from "../collect-garbage.ts";
-import { heldWhenIdle, releaseIdleHeaps } from "../idle-heaps.ts";
+import { giveBackIdleHeaps, heldWhenIdle } from "../idle-heaps.ts";
 
 /**
  * An alike job needs this share of the pixels of the largest image that grew the heaps. The fixed path uses about
@@ -40,7 +39,7 @@ let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 async function release(): Promise<void> {
   grownFor = null;
-  if (releaseIdleHeaps()) await collectGarbageSoon();
+  await giveBackIdleHeaps();
 }
 
 /**
