@@ -129,6 +129,8 @@ e2eSuite("the compressor's second pass, server-backed items (issue 15) in the br
         // Picked files start at once (issue 24 item 3), the quota first: the 2 that fit are sent.
         await fileInput(page).setInputFiles(Array.from({ length: 5 }, (_, i) => photo(`late-${i}.jpg`)));
         await page.getByText("Upload successful", { exact: true }).waitFor();
+        // The first upload's notice may still be on screen: the quota's count says the second one landed.
+        await page.getByTestId("usage-count").filter({ hasText: "10 / 10" }).waitFor();
         assert.equal(uploads.requests, 1);
         const jobs = await serverJobs(page);
         assert.equal(jobs.length, 10, "8 + only the 2 that fit");
