@@ -255,6 +255,40 @@ export async function webSetBatchMemory(corpus: CorpusImage[], workers: number) 
   }
 }
 
+/**
+ * One photo's default web set as a user waits for it (upload → completed) on a fresh server with `workers`
+ * workers, against the same photo's fixed job on that server: the set, alone, runs split over the workers
+ * (ADR 038). The server's peak RSS through both.
+ */
+export async function webSetAloneHttp(photo: CorpusImage, workers: number) {
+  const server = await startServer({ WORKERS: String(workers) });
+  try {
+    const client = await premiumClient(server, "bench-set-alone");
+    const wait = async (fields: Record<string, string>) => {
+      const t = performance.now();
+      const ids = await uploadAll(server, client, [photo], fields);
+      const jobs = await waitAllSettled(client, ids);
+      if (jobs[0]?.status !== "completed") throw new Error(`job ${jobs[0]?.status}: ${jobs[0]?.errorMessage}`);
+      const ms = performance.now() - t;
+      // A fixed job's score is measured after it completes: the next job starts on a quiet server.
+      await waitAllSettled(client, ids, true);
+      return ms;
+    };
+    await wait({}); // the workers warm
+    const fixed = Math.min(await wait({}), await wait({}));
+    const set = await wait({ widths: DEFAULT_SET_WIDTHS.join(","), formats: "avif,jpeg" });
+    figure(
+      "web_set_alone_http_vs_fixed",
+      `${(set / fixed).toFixed(1)}x`,
+      `(${(set / 1000).toFixed(1)} s against ${(fixed / 1000).toFixed(2)} s upload to completed, ${photo.name}, ` +
+        `${workers} workers; target <= 12x)`,
+    );
+    figure("web_set_alone_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1200)`);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** A batch of 20 archives (format=jxl&archive=true) on a fresh server with `workers` workers: its peak RSS. */
 export async function archiveBatchMemory(corpus: CorpusImage[], workers: number) {
   const images = Array.from({ length: 20 }, (_, i) => corpus[i % corpus.length]!);

@@ -17,7 +17,14 @@ import { autoFormatBench } from "./auto-format.ts";
 import { jxlBench } from "./jxl.ts";
 import { type CorpusImage, loadCorpus } from "./corpus.ts";
 import { figure, median, peakRssMb, resetPeakRss } from "./report.ts";
-import { archiveBatchMemory, bigUploadMemory, httpThroughput, pollingLatency, webSetBatchMemory } from "./http.ts";
+import {
+  archiveBatchMemory,
+  bigUploadMemory,
+  httpThroughput,
+  pollingLatency,
+  webSetAloneHttp,
+  webSetBatchMemory,
+} from "./http.ts";
 import { healthUnderFloods, pollFloodLatency } from "./hardening.ts";
 import { keyFloodBench } from "./key-flood.ts";
 import { fixedPathVsNative } from "./native.ts";
@@ -27,7 +34,7 @@ import { cliThroughput } from "./cli.ts";
 import { livePreviewBench } from "./live-preview.ts";
 import { jobMemoryBench } from "./job-memory.ts";
 import { resizeBench } from "./resize.ts";
-import { webSetBench } from "./web-sets.ts";
+import { setPhoto, webSetBench } from "./web-sets.ts";
 import { batchWaitBench } from "./batch-wait.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
@@ -89,6 +96,7 @@ if (Deno.args[0] === "ratios") {
   await fixedPathVsNative(corpus, WORKERS);
   await resizeBench(corpus);
   await webSetBench(corpus);
+  await webSetAloneHttp(setPhoto(corpus), WORKERS);
   await batchWaitBench(corpus);
   await poolRuns(corpus);
   await pollingLatency(corpus, WORKERS);
@@ -158,6 +166,7 @@ await jobMemoryBench(corpus);
 // Resize against native libvips, and one photo's default web set against its fixed JPEG path (issue 30).
 await resizeBench(corpus);
 await webSetBench(corpus);
+await webSetAloneHttp(setPhoto(corpus), WORKERS);
 // Issue 31: the run's photos as one batch on auto against the fixed path, as users wait, and a mixed run's peak.
 await batchWaitBench(corpus);
 // Floods one client could send (issue 12): the server must keep answering everyone else.

@@ -339,6 +339,8 @@ export interface OutputContext {
   fullChromaFirst?: boolean;
   /** Where a search without a mosaic starts, by encoder: the quality a larger rendition needed (encoder-search.ts). */
   startAt?: ReadonlyMap<Codec, number>;
+  /** One file of a web set (encoder-search.ts `inSet`). */
+  inSet?: boolean;
 }
 
 /**
@@ -350,7 +352,7 @@ export interface OutputContext {
 export async function encodeOutput(
   signal: AbortSignal,
   image: RgbaImage,
-  { info, settings, planes, timings, onProgress, releaseImage = false, fullChromaFirst = false, startAt }:
+  { info, settings, planes, timings, onProgress, releaseImage = false, fullChromaFirst = false, startAt, inSet }:
     OutputContext,
 ): Promise<EncodedOutput> {
   const grayscale = info.colorSpace === "grayscale";
@@ -411,6 +413,7 @@ export async function encodeOutput(
       searchEncoders(codecs, toEncode, {
         signal,
         startAt,
+        inSet,
         goal: aim,
         chroma: using.chromaSubsampling,
         proxyEncode: async (codec, pixels, q) => {

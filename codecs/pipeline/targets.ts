@@ -55,11 +55,23 @@ export function chromaForGoal(goal: number, grayscale: boolean, source: string |
   return grayscale || source === "4:2:0" || goal < FULL_CHROMA_FROM_SCORE ? "4:2:0" : "4:4:4";
 }
 
-/** A score search for one codec: its own quality → score curve gives the first probe. */
-export function scoreSearchFor(codec: Codec, goal: number, chroma: ChromaSubsampling): ScoreSearch {
+/**
+ * In a web set, a passing probe of an encoder at least this slow (AVIF, 620 ms/MP) ends its search within
+ * SET_SLOW_SLACK of the goal: a set makes every width in every format, and an AVIF probe at 2,560 px costs
+ * about 4 s (and 0.8 s to measure) where a JPEG one costs tens of milliseconds. On auto the file stays in 80-83.
+ */
+export const SET_SLOW_ENCODER_MS_PER_MP = 300;
+export const SET_SLOW_SLACK = 1;
+
+/**
+ * A score search for one codec: its own quality → score curve gives the first probe. `inSet`: one file of a
+ * web set (the slack above for slow encoders).
+ */
+export function scoreSearchFor(codec: Codec, goal: number, chroma: ChromaSubsampling, inSet = false): ScoreSearch {
+  const slow = inSet && codec.encodeMsPerMp >= SET_SLOW_ENCODER_MS_PER_MP;
   return {
     goal,
-    slack: SCORE_SLACK,
+    slack: slow ? SET_SLOW_SLACK : SCORE_SLACK,
     aimAbove: SCORE_AIM_ABOVE,
     start: codec.predictQuality(goal, chroma),
     lo: 20,

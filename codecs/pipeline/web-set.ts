@@ -14,7 +14,8 @@ import { releasePixels } from "../image/release.ts";
 import { planResize, resample } from "../image/resize.ts";
 import { measurePlanes } from "../quality/planes.ts";
 import type { QualityReport } from "../quality/report.ts";
-import type { CompressResult, ProgressCallback, SetOutput } from "../types.ts";
+import type { CompressResult, CompressTimings, ProgressCallback, SetOutput } from "../types.ts";
+import { inspectJpeg } from "../container/inspect.ts";
 import type { Codec } from "../codec.ts";
 import {
   compressImage,
@@ -28,24 +29,66 @@ import { measureOutput } from "./measure.ts";
 
 const AUTO: Target = { kind: "auto" };
 
-/** What a worker runs for a job: a web set when the settings ask for widths, else one output. */
-export function compressJob(signal: AbortSignal, input: CompressInput, onProgress?: ProgressCallback) {
+/**
+ * One of the parts a set is split into when it runs alone on several workers (ADR 038): part `index` of `of`
+ * takes its share of the widths (`widthsOfPart`); the parts' results are joined by `joinSetParts`.
+ */
+export interface SetPart {
+  index: number;
+  of: number;
+}
+
+/**
+ * A set runs on at most this many workers: the widest width is about half a default set's pixels (so a third
+ * worker would shorten it little), and each part decodes the photo again.
+ */
+export const MAX_SET_PARTS = 2;
+
+/** The workers a job's settings can use at once: a web set's parts (one per width, at most MAX_SET_PARTS). */
+export const setLanes = (s: { widths: readonly number[] | null }): number =>
+  Math.min(MAX_SET_PARTS, s.widths?.length ?? 1);
+
+/**
+ * Part `part.index`'s widths (widest first): the widths dealt, widest first, each to the part with the fewest
+ * pixels so far (a width's cost follows its pixels). Part 0 always has the widest; a later part may have none.
+ */
+export function widthsOfPart(widths: readonly number[], part: SetPart): number[] {
+  const load = Array.from({ length: part.of }, () => 0);
+  const mine: number[] = [];
+  for (const width of [...widths].sort((a, b) => b - a)) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest]! += width * width;
+    if (lightest === part.index) mine.push(width);
+  }
+  return mine;
+}
+
+/** What a worker runs for a job: a web set (or a part of one) when the settings ask for widths, else one output. */
+export function compressJob(
+  signal: AbortSignal,
+  input: CompressInput & { part?: SetPart },
+  onProgress?: ProgressCallback,
+) {
   return input.settings.widths ? compressSet(signal, input, onProgress) : compressImage(signal, input, onProgress);
 }
 
 export async function compressSet(
   signal: AbortSignal,
-  input: CompressInput,
+  input: CompressInput & { part?: SetPart },
   onProgress: ProgressCallback = () => {},
 ): Promise<CompressResult> {
   const started = performance.now();
   const timings = newTimings(0);
-  const { bytes, settings } = input;
+  const { bytes, settings, part } = input;
+  // The share is known from the header: a part with no width left (a photo narrower than most widths) decodes
+  // nothing.
+  const all = setWidths(settings.widths!, inspectJpeg(bytes).displayWidth);
+  const widths = part ? widthsOfPart(all, part) : all.sort((a, b) => b - a);
+  if (widths.length === 0) return emptyPart(bytes.length, timings);
   const { info, upright } = await openSource(signal, input, onProgress, timings);
   let t = performance.now();
   const thumbnail = await encodeThumbnail(upright);
 
-  const widths = setWidths(settings.widths!, upright.width).sort((a, b) => b - a);
   const steps = widths.length * settings.formats.length;
   const files: SetOutput[] = [];
   let lowest: QualityReport | null = null;
@@ -92,6 +135,7 @@ export async function compressSet(
             timings,
             fullChromaFirst: fullChroma.has(holds ?? format),
             startAt,
+            inSet: true,
             onProgress: (stage, percent) => onProgress(stage, 10 + Math.round((85 * (done + percent / 100)) / steps)),
           });
           if (toEncode !== image) releasePixels(toEncode);
@@ -136,6 +180,51 @@ export async function compressSet(
     metadata: planMetadata(info, settings.stripMetadata, FORMATS[settings.formats[0]!].metadata).report,
     chosenQuality: null,
     thumbnail,
+    timings,
+    set: files,
+  };
+}
+
+/** A part of a set with no width of its own. */
+function emptyPart(originalSize: number, timings: CompressTimings): CompressResult {
+  return {
+    bytes: new Uint8Array(0),
+    mimeType: "application/zip",
+    extension: "zip",
+    encoder: null,
+    width: 0,
+    height: 0,
+    originalSize,
+    compressedSize: 0,
+    keptOriginal: false,
+    quality: null,
+    metadata: { found: [], kept: [], removed: [], orientation: 1 },
+    chosenQuality: null,
+    thumbnail: new Uint8Array(0),
+    timings,
+    set: [],
+  };
+}
+
+/**
+ * One set's result from its parts (part 0 first, which holds the widest width): the files widest first, each
+ * width's formats in the order the part made them; the weakest score; the time the parts took side by side.
+ */
+export function joinSetParts(parts: readonly CompressResult[]): CompressResult {
+  const made = parts.filter((p) => (p.set ?? []).length > 0);
+  const first = made[0]!;
+  const files = made.flatMap((p) => p.set!).sort((a, b) => b.width - a.width);
+  const lowest = made.map((p) => p.quality).reduce((a, b) => (!a || (b && b.ssimulacra2 < a.ssimulacra2) ? b : a));
+  const timings = { ...first.timings };
+  for (const p of made.slice(1)) {
+    for (const key of Object.keys(timings) as (keyof CompressTimings)[]) {
+      timings[key] = key === "totalMs" ? Math.max(timings[key], p.timings[key]) : timings[key] + p.timings[key];
+    }
+  }
+  return {
+    ...first,
+    compressedSize: files.reduce((sum, f) => sum + f.bytes.length, 0),
+    quality: lowest,
     timings,
     set: files,
   };

@@ -12,6 +12,7 @@ import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, ImageInput, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
 import type { FromWorker, ToWorker, WorkerTask } from "./protocol.ts";
+import { joinSetParts, setLanes } from "../pipeline/web-set.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 
 export interface CodecPoolOptions {
@@ -59,6 +60,12 @@ export interface CompressOptions {
    * metric; measure it later with `score`, so the result is ready sooner.
    */
   deferScore?: boolean;
+  /**
+   * Workers this job may take (default 1): a web set with more than one width is split into that many parts
+   * (at most `setLanes`), run side by side and joined. The caller grants it only when the workers are
+   * free (the server's scheduler, to a set that runs alone).
+   */
+  lanes?: number;
 }
 
 export interface ScoreOptions {
@@ -289,8 +296,63 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     });
   };
 
+  /**
+   * A web set's parts on `parts` workers: each part gets its own copy of the input, progress is their mean,
+   * the first failure cancels the others and is the job's.
+   */
+  const compressParts = async (
+    bytes: ImageInput,
+    settings: CompressSettings,
+    compressOptions: CompressOptions,
+    parts: number,
+  ): Promise<CompressResult> => {
+    // A Blob is shared as it is; a buffer is copied for every part but the last, which takes it over.
+    const inputs = Array.from(
+      { length: parts },
+      (_, i) => i === parts - 1 || bytes instanceof Blob ? bytes : bytes.slice(),
+    );
+    const cancel = new AbortController();
+    const outer = compressOptions.signal;
+    const onOuterAbort = () => cancel.abort(outer!.reason);
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    const percents = Array.from({ length: parts }, () => 0);
+    try {
+      return joinSetParts(
+        await Promise.all(inputs.map((input, index) =>
+          submit<CompressResult>(
+            {
+              type: "compress",
+              bytes: own(input),
+              settings,
+              maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
+              deferScore: false,
+              part: { index, of: parts },
+            },
+            compressOptions.priority ?? 0,
+            {
+              signal: cancel.signal,
+              timeoutMs: compressOptions.timeoutMs,
+              onProgress: (stage, percent) => {
+                percents[index] = percent;
+                compressOptions.onProgress?.(stage, Math.round(percents.reduce((a, b) => a + b) / parts));
+              },
+            },
+          ).catch((error) => {
+            cancel.abort();
+            throw error;
+          })
+        )),
+      );
+    } finally {
+      outer?.removeEventListener("abort", onOuterAbort);
+    }
+  };
+
   const pool: CodecPool = {
     compress(bytes: ImageInput, settings: CompressSettings, compressOptions: CompressOptions = {}) {
+      const parts = Math.min(compressOptions.lanes ?? 1, setLanes(settings), slots.length);
+      // deno-lint-ignore no-explicit-any -- one body for both overloads
+      if (parts > 1) return compressParts(bytes, settings, compressOptions, parts) as any;
       // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
       const task: WorkerTask = {
         type: "compress",

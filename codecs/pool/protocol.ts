@@ -3,10 +3,19 @@ import type { CompressSettings } from "../../contract/settings.ts";
 import type { CodecErrorData } from "../errors.ts";
 import type { CompressResult, CompressStage, ImageInput, QualityReport } from "../types.ts";
 import type { CompiledModules } from "../wasm.ts";
+import type { SetPart } from "../pipeline/web-set.ts";
 
 /** A task without its id: what the pool queues. */
 export type WorkerTask =
-  | { type: "compress"; bytes: ImageInput; settings: CompressSettings; maxPixels: number; deferScore: boolean }
+  | {
+    type: "compress";
+    bytes: ImageInput;
+    settings: CompressSettings;
+    maxPixels: number;
+    deferScore: boolean;
+    /** A web set split over several workers: this task's part of it. */
+    part?: SetPart;
+  }
   /** A deferred score: the output measured against its original. */
   | { type: "score"; original: ImageInput; output: ImageInput }
   /** A JPEG XL file's JPEG, byte for byte (issue 32). */

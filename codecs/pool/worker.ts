@@ -60,12 +60,12 @@ self.onmessage = (event: MessageEvent<WarmWorker | ConnectWorker>) => {
         const report = await scoreImage(signal, original, output);
         return post({ type: "scored", id, report, heapBytes: afterJob() });
       }
-      const { settings, maxPixels, deferScore } = message;
+      const { settings, maxPixels, deferScore, part } = message;
       const bytes = await inputBytes(message.bytes);
       await beforeJob(keepKind(settings, deferScore), pixelsOf(bytes));
       const result = await compressJob(
         signal,
-        { bytes, settings, maxPixels, deferScore },
+        { bytes, settings, maxPixels, deferScore, part },
         (stage, percent) => {
           if (stage !== "inspect") wasmUsed = true;
           post({ type: "progress", id, stage, percent });

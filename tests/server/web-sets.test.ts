@@ -7,7 +7,8 @@ import { allSettled, createTestApp, fixture, makePremium, signUp, upload, waitFo
 import { createKey, v1Compress } from "../setup/api-keys.ts";
 
 Deno.test("a Premium upload with widths and formats makes one job whose result is the set, every file at auto", async () => {
-  const t = await createTestApp({ pool: 1 });
+  // Two workers: the set, alone, is split over both (ADR 038) and joined in width order.
+  const t = await createTestApp({ pool: 2 });
   try {
     const { cookie } = await signUp(t);
     await makePremium(t, "alice");

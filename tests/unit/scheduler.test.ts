@@ -10,15 +10,18 @@ import { waitFor } from "../setup/wait-for.ts";
  */
 function harness(slots: number, room?: number | (() => number)) {
   const started: string[] = [];
+  /** The slots each started job was granted. */
+  const lanes = new Map<string, number>();
   const finishers = new Map<string, () => void>();
   const budget = room === undefined
     ? undefined
     : { room: typeof room === "number" ? () => room : room, cost: (job: QueuedJob) => job.pixels / 1e6 };
-  const scheduler = new Scheduler(slots, (job) => {
+  const scheduler = new Scheduler(slots, (job, _signal, granted) => {
     started.push(job.jobId);
+    lanes.set(job.jobId, granted);
     return new Promise<void>((resolve) => finishers.set(job.jobId, resolve));
   }, budget);
-  const job = (jobId: string, megapixels: number, batchId = "b"): QueuedJob => ({
+  const job = (jobId: string, megapixels: number, batchId = "b", jobLanes?: number): QueuedJob => ({
     jobId,
     userId: 1,
     batchId,
@@ -29,6 +32,7 @@ function harness(slots: number, room?: number | (() => number)) {
     pixels: megapixels * 1e6,
     bytes: 0,
     formats: ["jpeg"],
+    lanes: jobLanes,
   });
   /**
    * Calls `end` (which settles a run) and resolves once the scheduler has handled that end: its
@@ -40,7 +44,7 @@ function harness(slots: number, room?: number | (() => number)) {
     return handled;
   };
   const finish = (jobId: string) => ending(finishers.get(jobId)!);
-  return { scheduler, started, job, finish, ending };
+  return { scheduler, started, lanes, job, finish, ending };
 }
 
 Deno.test("a job over the budget waits while a smaller one behind it takes the free slot", async () => {
@@ -52,6 +56,30 @@ Deno.test("a job over the budget waits while a smaller one behind it takes the f
   assert.deepEqual(started, ["big1", "small"], "big2 still does not fit, and nothing else is queued");
   await finish("big1");
   assert.deepEqual(started, ["big1", "small", "big2"]);
+});
+
+Deno.test("a web set alone takes every free slot it can use; beside other work it takes one", async () => {
+  const { scheduler, started, lanes, job, finish } = harness(2, 24);
+  scheduler.enqueue([job("set", 13, "b", 2)]);
+  assert.deepEqual([started, lanes.get("set"), scheduler.slotsInUse], [["set"], 2, 2]);
+  // It holds both slots: a job arriving meanwhile waits for it, even one that would fit the budget.
+  scheduler.enqueue([job("small", 1)]);
+  assert.deepEqual(started, ["set"]);
+  await finish("set");
+  assert.deepEqual([started, lanes.get("small")], [["set", "small"], 1]);
+  // A set arriving while another job runs takes one slot, as does one that has company in the queue.
+  scheduler.enqueue([job("set2", 13, "b", 2)]);
+  assert.deepEqual([started, lanes.get("set2"), scheduler.slotsInUse], [["set", "small", "set2"], 1, 2]);
+  await finish("small");
+  await finish("set2");
+  scheduler.enqueue([job("set3", 4, "b", 2), job("set4", 4, "b", 2)]);
+  assert.deepEqual([lanes.get("set3"), lanes.get("set4")], [1, 1]);
+});
+
+Deno.test("a web set on a one-slot scheduler takes its one slot", () => {
+  const { scheduler, lanes, job } = harness(1);
+  scheduler.enqueue([job("set", 13, "b", 2)]);
+  assert.equal(lanes.get("set"), 1);
 });
 
 Deno.test("an image alone always runs, even over the budget", () => {

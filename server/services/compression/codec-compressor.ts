@@ -39,6 +39,7 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
         timeoutMs: jobTimeoutMs * timeoutScale(settings),
         maxPixels: call.maxPixels,
         deferScore: call.deferScore,
+        lanes: call.lanes,
         onProgress: (_stage, percent) => call.onProgress(percent),
       });
       return {

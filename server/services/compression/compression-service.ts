@@ -132,7 +132,7 @@ export class CompressionService {
     // scheduler: its effects on the queue go through jobQueue and scoreDue (ADR 034).
     const scheduler: Scheduler = new Scheduler(
       compressor.size,
-      (job, signal) => runner.run(job, signal),
+      (job, signal, lanes) => runner.run(job, signal, lanes),
       workBudget(opts, files),
     );
     const scores = new DeferredScores({

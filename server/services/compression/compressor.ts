@@ -37,6 +37,8 @@ export interface CompressCall {
   maxPixels: number;
   /** Complete the result first and leave its score for `score` (fixed-quality jobs). */
   deferScore: boolean;
+  /** Workers the job may take (a web set running alone: the scheduler's grant); default 1. */
+  lanes?: number;
 }
 
 export interface Compressor {

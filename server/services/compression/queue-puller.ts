@@ -28,7 +28,7 @@ export interface QueuePullerDeps {
   /** This instance's slots: what is free, and where claimed jobs go. */
   scheduler: Pick<
     Scheduler,
-    "slots" | "runningCount" | "queuedCount" | "backgroundCount" | "enqueue" | "nextOrder"
+    "slots" | "runningCount" | "slotsInUse" | "queuedCount" | "backgroundCount" | "enqueue" | "nextOrder"
   >;
   queue: Pick<QueueReads, "claimable" | "heldPerUser" | "scoresUnclaimed">;
   reads: Pick<CompressionReads, "findUsersByIds">;
@@ -85,7 +85,7 @@ export class QueuePuller {
   /** One pull: claims up to the free slots' worth of jobs; when idle, one due score. Answers the jobs claimed. */
   async pull(): Promise<number> {
     const { scheduler: s, queue, leases, lease, now } = this.deps;
-    let free = s.slots - s.runningCount - s.queuedCount;
+    let free = s.slots - s.slotsInUse - s.queuedCount;
     if (free <= 0 || this.#closed) return 0;
     const candidates = await queue.claimable(LOOK_AHEAD);
     let claimed = 0;

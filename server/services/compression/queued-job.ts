@@ -1,5 +1,5 @@
 /** A job as the scheduler sees it (scheduling/policy.ts), from its rows or from what the shared queue offers. */
-import { encodedFormats } from "../../../codecs/mod.ts";
+import { encodedFormats, setLanes } from "../../../codecs/mod.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import { parseStoredSettings } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow } from "../../../db/schema.ts";
@@ -15,6 +15,7 @@ export function queuedJob(row: JobRow, batch: BatchRow, plan: PlanLimits, order:
     pixels: row.pixels,
     bytes: row.originalSize,
     formats: encodedFormats(options),
+    lanes: setLanes(options),
     userId: row.userId,
     batchId: batch.id,
     planPriority: plan.priority,
@@ -26,13 +27,15 @@ export function queuedJob(row: JobRow, batch: BatchRow, plan: PlanLimits, order:
 
 /** A job the shared queue offers. */
 export function claimableJob(j: ClaimableJob, plan: PlanLimits): QueuedJob {
+  const settings = parseStoredSettings(j.settingsJson);
   return {
     jobId: j.jobId,
     userId: j.userId,
     batchId: j.batchId,
     pixels: j.pixels,
     bytes: Number(j.bytes),
-    formats: encodedFormats(parseStoredSettings(j.settingsJson)),
+    formats: encodedFormats(settings),
+    lanes: setLanes(settings),
     planPriority: plan.priority,
     batchPriority: BATCH_PRIORITY_RANK[j.batchPriority],
     userLimit: concurrencyOf(plan, j.maxConcurrent),

@@ -58,7 +58,8 @@ export interface RunnerDeps {
 export class Runner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  async run(queued: QueuedJob, signal: AbortSignal): Promise<void> {
+  /** `lanes`: the workers the scheduler granted this job (a web set running alone may take more than one). */
+  async run(queued: QueuedJob, signal: AbortSignal, lanes = 1): Promise<void> {
     const { reads, transitions, leases, files, lease, now, progress } = this.deps;
     const batch = await reads.findBatch(queued.batchId);
     if (!batch) return;
@@ -88,6 +89,7 @@ export class Runner {
         maxPixels: plan.maxPixels,
         // A fixed-quality result is served first and scored when a worker is idle.
         deferScore: !settings.target,
+        lanes,
         onProgress: (p) => progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
       });
       if (signal.aborted) return;

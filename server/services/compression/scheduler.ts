@@ -14,7 +14,8 @@ import { log } from "../../log.ts";
  */
 const MAX_PASSES = 4;
 
-export type RunJob = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
+/** `lanes`: the slots the job holds (more than one only for a job that can split and runs alone). */
+export type RunJob = (job: QueuedJob, signal: AbortSignal, lanes: number) => Promise<void>;
 
 /**
  * Work that only fills idle slots (deferred quality scores): it runs when no
@@ -39,7 +40,7 @@ const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };
 export class Scheduler {
   #queue: QueuedJob[] = [];
   #background: BackgroundTask[] = [];
-  #running = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
+  #running = new Map<string, { job: QueuedJob; lanes: number; controller: AbortController; done: Promise<void> }>();
   #runningBackground = new Map<string, { task: BackgroundTask; controller: AbortController; done: Promise<void> }>();
   #pausedBatches = new Set<string>();
   #lastServed = new Map<number, number>();
@@ -88,6 +89,13 @@ export class Scheduler {
 
   get runningCount(): number {
     return this.#running.size;
+  }
+
+  /** Slots the running jobs hold: one each, more for a web set split over the workers while alone. */
+  get slotsInUse(): number {
+    let slots = 0;
+    for (const { lanes } of this.#running.values()) slots += lanes;
+    return slots;
   }
 
   /** Ids of the jobs queued here, in no order. */
@@ -177,8 +185,9 @@ export class Scheduler {
     return other;
   }
 
+  /** Slots in use: a job's lanes, one per background task. */
   get #busy(): number {
-    return this.#running.size + this.#runningBackground.size;
+    return this.slotsInUse + this.#runningBackground.size;
   }
 
   /** The budget left after everything in work. */
@@ -230,7 +239,12 @@ export class Scheduler {
   #start(job: QueuedJob): void {
     this.#lastServed.set(job.userId, ++this.#tick);
     const controller = new AbortController();
-    const done = this.run(job, controller.signal)
+    // A job that can split (a web set) takes the free slots only when it is alone: nothing running and nothing
+    // waiting here, so it never holds a slot another job could use (ADR 038). Like any lone job, it runs
+    // whatever the budget says.
+    const alone = this.#busy === 0 && this.#queue.length === 0;
+    const lanes = alone ? Math.max(1, Math.min(job.lanes ?? 1, this.slots)) : 1;
+    const done = this.run(job, controller.signal, lanes)
       .catch((error) => log.error("job runner failed", { job: job.jobId, error }))
       .finally(() => {
         this.#running.delete(job.jobId);
@@ -238,6 +252,6 @@ export class Scheduler {
         this.#dispatch();
         this.onSlotFree?.();
       });
-    this.#running.set(job.jobId, { job, controller, done });
+    this.#running.set(job.jobId, { job, lanes, controller, done });
   }
 }

@@ -43,6 +43,8 @@ export interface QueuedJob {
   bytes: number;
   /** The formats its output is encoded in, which set its memory per pixel (codecs/pool/job-memory.ts). */
   formats: readonly OutputFormat[];
+  /** Workers its work can be split over when it runs alone (a web set's widths; absent: 1). */
+  lanes?: number;
 }
 
 /** What the policy needs besides the waiting jobs. */

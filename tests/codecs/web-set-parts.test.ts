@@ -1,0 +1,85 @@
+/** A web set split over the pool's workers when it runs alone (ADR 038): the widths dealt, the parts joined. */
+import assert from "node:assert/strict";
+import { CodecError, createCodecPool } from "../../codecs/mod.ts";
+import { widthsOfPart } from "../../codecs/pipeline/web-set.ts";
+import { DEFAULT_SET_WIDTHS } from "../../contract/web-sets.ts";
+import type { CompressSettings } from "../../contract/settings.ts";
+import { fixture, settings, smoothPhoto } from "./helpers.ts";
+
+Deno.test("the widths are dealt by pixels, widest first: part 0 holds the widest, every width once", () => {
+  const all = [...DEFAULT_SET_WIDTHS];
+  const parts = [0, 1].map((index) => widthsOfPart(all, { index, of: 2 }));
+  // 2560² against 1920² + 1280² + 640²: the widest alone is about half the set's pixels.
+  assert.deepEqual(parts, [[2560], [1920, 1280, 640]]);
+  assert.deepEqual(widthsOfPart([100, 300, 200, 250], { index: 0, of: 2 }), [300, 100]);
+  assert.deepEqual(widthsOfPart([100, 300, 200, 250], { index: 1, of: 2 }), [250, 200]);
+  // One width: the second part has none.
+  assert.deepEqual([0, 1].map((index) => widthsOfPart([640], { index, of: 2 })), [[640], []]);
+});
+
+const setSettings = (widths: number[]): CompressSettings =>
+  settings({ widths, formats: ["avif", "jpeg"], target: { kind: "auto" } });
+
+Deno.test("a set given two lanes runs on both workers and comes back whole, each file scored against its width", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 120_000, maxQueue: 4 });
+  try {
+    const photo = await smoothPhoto(480, 320);
+    const split = pool.compress(photo.slice(), setSettings([400, 240, 120]), { lanes: 2 });
+    assert.equal(pool.stats().busy, 2, "both workers took a part");
+    const [whole, one] = [await split, await pool.compress(photo.slice(), setSettings([400, 240, 120]), { lanes: 1 })];
+    const files = (r: typeof whole) => r.set!.map((f) => [f.width, f.format]);
+    assert.deepEqual(files(whole), [[400, "avif"], [400, "jpeg"], [240, "avif"], [240, "jpeg"], [120, "avif"], [
+      120,
+      "jpeg",
+    ]]);
+    assert.deepEqual(files(whole), files(one), "the same files as on one worker");
+    for (const f of whole.set!) assert.ok(f.score >= 80 && f.score <= 90, `${f.width} ${f.format}: ${f.score}`);
+    assert.equal(whole.quality!.ssimulacra2, Math.min(...whole.set!.map((f) => f.score)), "the weakest file's score");
+    assert.equal(whole.compressedSize, whole.set!.reduce((n, f) => n + f.bytes.length, 0));
+    assert.deepEqual([whole.width, whole.height], [400, 267], "the widest file's size");
+    assert.ok(whole.thumbnail.length > 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a photo narrower than all but one width: the second part makes nothing and the set is whole", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 120_000, maxQueue: 4 });
+  try {
+    const result = await pool.compress(await fixture("base.jpg"), setSettings([64, 640, 1280]), { lanes: 2 });
+    assert.deepEqual(result.set!.map((f) => [f.width, f.format]), [[64, "avif"], [64, "jpeg"]]);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a split set that cannot be decoded fails once, and the pool serves the next job", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 120_000, maxQueue: 4 });
+  try {
+    await assert.rejects(
+      pool.compress(await fixture("corrupt-scan.jpg"), setSettings([32, 16]), { lanes: 2 }),
+      (error) => error instanceof CodecError && error.code === "corrupt_image",
+    );
+    const next = await pool.compress(await fixture("base.jpg"), setSettings([64, 32]), { lanes: 2 });
+    assert.equal(next.set!.length, 4);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("cancelling a split set stops both parts at once", async () => {
+  const pool = createCodecPool({ size: 2, jobTimeoutMs: 120_000, maxQueue: 4 });
+  try {
+    const controller = new AbortController();
+    const job = pool.compress(await smoothPhoto(480, 320), setSettings([400, 200]), {
+      lanes: 2,
+      signal: controller.signal,
+    });
+    assert.equal(pool.stats().busy, 2);
+    controller.abort();
+    await assert.rejects(job, (error) => error instanceof CodecError && error.code === "aborted");
+    assert.equal(pool.stats().busy, 0, "both workers freed");
+  } finally {
+    await pool.close();
+  }
+});
