@@ -34,7 +34,7 @@ import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
 import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
-import { searchQuality } from "./target-search.ts";
+import { OutOfReach, searchQuality } from "./target-search.ts";
 import { AGREEMENT_MARGIN, chromaForGoal, searchSpecFor } from "./targets.ts";
 
 export interface CompressInput {
@@ -409,11 +409,15 @@ export async function encodeOutput(
 
   if (goal !== null) {
     const aim = goal + AGREEMENT_MARGIN;
-    const search = (using: CompressSettings, startAt?: ReadonlyMap<Codec, number>) =>
+    const search = (
+      using: CompressSettings,
+      { startAt, outOfReachEnds }: { startAt?: ReadonlyMap<Codec, number>; outOfReachEnds?: boolean } = {},
+    ) =>
       searchEncoders(codecs, toEncode, {
         signal,
         startAt,
         inSet,
+        outOfReachEnds,
         goal: aim,
         chroma: using.chromaSubsampling,
         proxyEncode: async (codec, pixels, q) => {
@@ -434,7 +438,14 @@ export async function encodeOutput(
     const mayUseFullChroma = encodeSettings.chromaSubsampling !== "4:4:4" && !grayscale &&
       info.chromaSubsampling !== "4:2:0" && codecs.some((c) => c.capabilities.chromaSubsampling);
     let used = fullChromaFirst && mayUseFullChroma ? fullChroma : encodeSettings;
-    let result = await search(used, startAt);
+    // Where the mosaic already shows halved chroma out of reach, no full-size probe confirms it (at q100: an
+    // AVIF encode of seconds that cannot be kept).
+    const tryFirst = used !== fullChroma && mayUseFullChroma;
+    let result = await search(used, { startAt, outOfReachEnds: tryFirst }).catch((error) => {
+      if (!(error instanceof OutOfReach)) throw error;
+      used = fullChroma;
+      return search(fullChroma);
+    });
     if (result.chosen.score < aim && mayUseFullChroma && used !== fullChroma) {
       const probes = result.probes, proxyProbes = result.proxyProbes;
       const full = await search(fullChroma);

@@ -41,8 +41,10 @@ export interface EncoderSearch {
    * rendition of the image needed (a web set's wider width).
    */
   startAt?: ReadonlyMap<Codec, number>;
-  /** One file of a web set: slow encoders search with a set's slack and aim (targets.ts). */
+  /** One file of a web set: slow encoders search with a set's slack (targets.ts). */
   inSet?: boolean;
+  /** Throw `OutOfReach` where the mosaic says no quality reaches the goal (another chroma is left to try). */
+  outOfReachEnds?: boolean;
 }
 
 type MosaicProxy = (quality: number) => Promise<ProxyReading>;
@@ -145,7 +147,7 @@ export async function searchEncoders(
       const bestOf = new Map<OutputFormat, Encoded>();
       for (const codec of codecs) {
         const proxy = proxies.get(codec);
-        const spec = scoreSearchFor(codec, search.goal, search.chroma, search.inSet);
+        const spec = scoreSearchFor(codec, search.goal, search.chroma, search);
         const hint = proxy ? undefined : search.startAt?.get(codec);
         if (hint !== undefined) spec.start = hint;
         const result = await searchScore(
@@ -168,7 +170,7 @@ export async function searchEncoders(
     // Rank on the mosaic: two readings per encoder give the bytes each needs at the goal.
     const predicted: Prediction[] = [];
     for (const codec of codecs) {
-      const spec = scoreSearchFor(codec, search.goal, search.chroma, search.inSet);
+      const spec = scoreSearchFor(codec, search.goal, search.chroma, search);
       predicted.push({ codec, ...await sizeAtAimByProxy(spec, proxies.get(codec)!) });
     }
     const searchFormat = (format: OutputFormat) =>
@@ -218,7 +220,7 @@ async function searchOneFormat(
 ): Promise<Encoded> {
   const chosenCodec = chooseEncoder(predicted);
   const chosen = predicted.find((p) => p.codec === chosenCodec)!;
-  const spec = scoreSearchFor(chosenCodec, search.goal, search.chroma, search.inSet);
+  const spec = scoreSearchFor(chosenCodec, search.goal, search.chroma, search);
   const proxy = proxies.get(chosenCodec)!;
   let best = (await searchScore(
     spec,
@@ -236,7 +238,7 @@ async function searchOneFormat(
   if (next) {
     const atBest = await proxy(best.quality);
     const nextProxy = proxies.get(next.codec)!;
-    const nextSpec = scoreSearchFor(next.codec, search.goal, search.chroma, search.inSet);
+    const nextSpec = scoreSearchFor(next.codec, search.goal, search.chroma, search);
     const q = await qualityByProxy(nextSpec, scoreOf(nextProxy), best.score - atBest.score, next.readings);
     const predictedSize = (await nextProxy(q)).size * (best.size / atBest.size);
     if (predictedSize < best.size * (1 - RANKING_MARGIN)) {

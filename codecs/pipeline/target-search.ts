@@ -60,6 +60,19 @@ export interface ScoreSearch {
   hi: number;
   /** Full-size probes at most. */
   maxProbes: number;
+  /**
+   * When the mosaic reads below the aim at every quality, even with the most favourable offset measured, end
+   * the search with `OutOfReach` instead of probing the highest quality at full size: the caller has another
+   * setting to try (full chroma).
+   */
+  outOfReachEnds?: boolean;
+}
+
+/** The goal is out of this search's reach by its mosaic (`ScoreSearch.outOfReachEnds`). */
+export class OutOfReach extends Error {
+  constructor() {
+    super("The goal is out of reach at these settings");
+  }
 }
 
 /**
@@ -251,6 +264,7 @@ export async function searchScore<P extends Probe>(
     // mosaic. The most favourable offset measured predicts the first probe instead of the highest quality
     // (an expensive probe, and rarely the floor).
     if (quality > spec.hi) quality = await proxyPrediction(() => HIGHEST_PROXY_OFFSET, spec.lo, spec.hi, spec.hi);
+    if (quality > spec.hi && spec.outOfReachEnds) throw new OutOfReach();
     quality = clamp(quality, spec.lo, spec.hi);
   }
   while (done.length < spec.maxProbes) {

@@ -65,9 +65,14 @@ export const SET_SLOW_SLACK = 1;
 
 /**
  * A score search for one codec: its own quality → score curve gives the first probe. `inSet`: one file of a
- * web set (the slack above for slow encoders).
+ * web set (the slack above for slow encoders); `outOfReachEnds`: see ScoreSearch.
  */
-export function scoreSearchFor(codec: Codec, goal: number, chroma: ChromaSubsampling, inSet = false): ScoreSearch {
+export function scoreSearchFor(
+  codec: Codec,
+  goal: number,
+  chroma: ChromaSubsampling,
+  { inSet = false, outOfReachEnds = false }: { inSet?: boolean; outOfReachEnds?: boolean } = {},
+): ScoreSearch {
   const slow = inSet && codec.encodeMsPerMp >= SET_SLOW_ENCODER_MS_PER_MP;
   return {
     goal,
@@ -77,5 +82,6 @@ export function scoreSearchFor(codec: Codec, goal: number, chroma: ChromaSubsamp
     lo: 20,
     hi: 100,
     maxProbes: MAX_SCORE_PROBES,
+    outOfReachEnds,
   };
 }

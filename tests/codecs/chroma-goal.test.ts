@@ -61,32 +61,46 @@ Deno.test("a goal no setting of the format reaches is delivered at the best scor
   assert.equal(goalNote(settings({ target: null }), webp.quality), null, "no goal, no note");
 });
 
-Deno.test("full chroma a larger rendition needed is searched first: the same 4:4:4 result, fewer full-size encodes", async () => {
-  const bytes = await colourStripes(400, 300);
+/** One auto output of `bytes` through encodeOutput: its result and the full-size encodes it made. */
+async function autoOutput(bytes: Uint8Array, fullChromaFirst: boolean) {
   const info = inspectJpeg(bytes);
-  const output = async (fullChromaFirst: boolean) => {
-    const image = await decodeJpegPixels(bytes);
-    const planes = measurePlanes(image);
-    const timings = newTimings(0);
-    try {
-      const out = await encodeOutput(new AbortController().signal, image, {
-        info,
-        settings: settings({ target: { kind: "auto" } }),
-        planes,
-        timings,
-        onProgress: () => {},
-        fullChromaFirst,
-      });
-      return { out, probes: timings.probes };
-    } finally {
-      planes.pyramid.free();
-    }
-  };
-  const searched = await output(false), hinted = await output(true);
+  const image = await decodeJpegPixels(bytes);
+  const planes = measurePlanes(image);
+  const timings = newTimings(0);
+  try {
+    const out = await encodeOutput(new AbortController().signal, image, {
+      info,
+      settings: settings({ target: { kind: "auto" } }),
+      planes,
+      timings,
+      onProgress: () => {},
+      fullChromaFirst,
+    });
+    return { out, probes: timings.probes };
+  } finally {
+    planes.pyramid.free();
+  }
+}
+
+Deno.test("full chroma a larger rendition needed is searched first: the same 4:4:4 result, fewer full-size encodes", async () => {
+  // 400×300: under the mosaic's size, so the halved chroma is searched at full size first.
+  const bytes = await colourStripes(400, 300);
+  const searched = await autoOutput(bytes, false), hinted = await autoOutput(bytes, true);
   assert.equal(searched.out.chroma, "4:4:4");
   assert.equal(hinted.out.chroma, "4:4:4");
   assert.deepEqual(hinted.out.chosen.bytes, searched.out.chosen.bytes);
   assert.ok(hinted.probes < searched.probes, `${hinted.probes} full encodes hinted, ${searched.probes} not`);
+});
+
+Deno.test("where the mosaic shows halved chroma out of reach, no full-size encode tries it", async () => {
+  // 1600×1000 has a mosaic: it reads 4:2:0 below the goal at every quality, so the search goes to 4:4:4 at
+  // once, exactly as when full chroma is searched first.
+  const bytes = await colourStripes(1600, 1000);
+  const searched = await autoOutput(bytes, false), hinted = await autoOutput(bytes, true);
+  assert.equal(searched.out.chroma, "4:4:4");
+  assert.ok(searched.out.chosen.score >= 80, String(searched.out.chosen.score));
+  assert.deepEqual(searched.out.chosen.bytes, hinted.out.chosen.bytes);
+  assert.equal(searched.probes, hinted.probes, "no 4:2:0 probe before the 4:4:4 ones");
 });
 
 Deno.test("a web set of a 4:4:4 source keeps full chroma at every width, every file at the goal", async () => {

@@ -1,6 +1,6 @@
 /** The score search (predict, then verify) on synthetic score curves, and auto on fixtures. */
 import assert from "node:assert/strict";
-import { type Probe, searchScore } from "../../codecs/pipeline/target-search.ts";
+import { OutOfReach, type Probe, searchScore } from "../../codecs/pipeline/target-search.ts";
 import { chromaForGoal, scoreSearchFor } from "../../codecs/pipeline/targets.ts";
 import { predictQuality, SCORE_SEARCH_TABLE } from "../../codecs/jpeg/score-curve.ts";
 import { mozjpeg } from "../../codecs/jpeg/codec.ts";
@@ -137,6 +137,22 @@ Deno.test("a mosaic reading below its photo does not send the first probe to the
   const outcome = await searchScore(spec, probe, proxy);
   assert.ok(probed[0]!.quality < spec.hi, `first probe at q${probed[0]!.quality}`);
   assertOutcome(outcome, probed, spec, 81, 0.8, "reads low");
+});
+
+Deno.test("a goal the mosaic reads out of reach at every quality ends the search unprobed, when another setting is left", async () => {
+  // The mosaic tops out at 75: even the most favourable offset measured (+2.3) leaves it under a goal of 80.
+  const proxy = (q: number) => Promise.resolve(Math.min(75, 60 + q / 5));
+  const { probe, probed } = curve(70, 0.5);
+  const spec = scoreSearchFor(mozjpeg, 80, "4:2:0", { outOfReachEnds: true });
+  await assert.rejects(searchScore(spec, probe, proxy), OutOfReach);
+  assert.equal(probed.length, 0, "no full-size probe");
+  // With nothing else to try, the search still probes, to deliver the best score it can.
+  const last = await searchScore(scoreSearchFor(mozjpeg, 80, "4:2:0"), probe, proxy);
+  assert.equal(last.passed, false);
+  assert.ok(probed.length > 0);
+  // Within reach with that offset: probed as before.
+  const near = (q: number) => Promise.resolve(Math.min(78.5, 60 + q / 5));
+  await searchScore(spec, curve(70, 0.5).probe, near);
 });
 
 Deno.test("the prediction starts near q80 for auto and uses 4:4:4 only for high goals", () => {
