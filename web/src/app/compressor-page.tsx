@@ -13,6 +13,7 @@ import { SubscriptionCard } from "../features/billing/index.ts";
 import { ComparePanel } from "../features/compare/index.ts";
 import { LivePreviewPanel } from "../features/live-preview/index.ts";
 import {
+  awaitsServer,
   isInFlight,
   ProcessingQueue,
   useDeleteJobs,
@@ -110,6 +111,15 @@ export function CompressorPage() {
     }
     wasActive.current = active;
   }, [active, qc]);
+
+  // A fixed-quality job's score arrives after it completes (deferred), when its batch may have stopped polling:
+  // the batch rows read their scores again once the last one is in.
+  const awaiting = jobs.some(awaitsServer);
+  const wasAwaiting = useRef(awaiting);
+  useEffect(() => {
+    if (wasAwaiting.current && !awaiting) void qc.invalidateQueries({ queryKey: queryKeys.batches });
+    wasAwaiting.current = awaiting;
+  }, [awaiting, qc]);
 
   // Back from checkout (or a plan that ended): the limit changed, read today's usage again.
   const wasPremium = useRef(premium);

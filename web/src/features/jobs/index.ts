@@ -4,4 +4,4 @@ export { useQueueStatus } from "./data/get-queue-status.ts";
 export { useDeleteJobs } from "./data/delete-job.ts";
 export { useDownloadAllZip } from "./data/download-job.ts";
 export { useRecompressJob } from "./data/recompress-job.ts";
-export { isInFlight } from "./lib/job-state.ts";
+export { awaitsServer, isInFlight } from "./lib/job-state.ts";
