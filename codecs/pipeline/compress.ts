@@ -89,10 +89,12 @@ export async function openSource(
   input: CompressInput,
   onProgress: ProgressCallback,
   timings: CompressTimings,
+  /** The header, when the caller has already read it. */
+  inspected?: JpegInfo,
 ): Promise<{ info: JpegInfo; upright: RgbaImage }> {
   const { bytes } = input;
   onProgress("inspect", 2);
-  const info = inspectJpeg(bytes);
+  const info = inspected ?? inspectJpeg(bytes);
   refuseUnsupported(info, input.maxPixels);
   refuseImpossibleSize(info, bytes.length);
   signal.throwIfAborted();

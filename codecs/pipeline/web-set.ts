@@ -82,10 +82,11 @@ export async function compressSet(
   const { bytes, settings, part } = input;
   // The share is known from the header: a part with no width left (a photo narrower than most widths) decodes
   // nothing.
-  const all = setWidths(settings.widths!, inspectJpeg(bytes).displayWidth);
+  const header = inspectJpeg(bytes);
+  const all = setWidths(settings.widths!, header.displayWidth);
   const widths = part ? widthsOfPart(all, part) : all.sort((a, b) => b - a);
   if (widths.length === 0) return emptyPart(bytes.length, timings);
-  const { info, upright } = await openSource(signal, input, onProgress, timings);
+  const { info, upright } = await openSource(signal, input, onProgress, timings, header);
   let t = performance.now();
   const thumbnail = await encodeThumbnail(upright);
 

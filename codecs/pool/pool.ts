@@ -12,7 +12,7 @@ import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, ImageInput, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
 import type { FromWorker, ToWorker, WorkerTask } from "./protocol.ts";
-import { joinSetParts, setLanes } from "../pipeline/web-set.ts";
+import { joinSetParts, setLanes, type SetPart } from "../pipeline/web-set.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 
 export interface CodecPoolOptions {
@@ -296,6 +296,22 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     });
   };
 
+  /** A compress task; the input is taken over now (a transfer, not a copy) so the caller cannot mutate it. */
+  const compressTask = (
+    bytes: ImageInput,
+    settings: CompressSettings,
+    compressOptions: CompressOptions,
+    part?: SetPart,
+  ): WorkerTask => ({
+    type: "compress",
+    bytes: own(bytes),
+    settings,
+    maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
+    // A set always measures its files.
+    deferScore: part ? false : compressOptions.deferScore ?? false,
+    part,
+  });
+
   /**
    * A web set's parts on `parts` workers: each part gets its own copy of the input, progress is their mean,
    * the first failure cancels the others and is the job's.
@@ -320,14 +336,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       return joinSetParts(
         await Promise.all(inputs.map((input, index) =>
           submit<CompressResult>(
-            {
-              type: "compress",
-              bytes: own(input),
-              settings,
-              maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
-              deferScore: false,
-              part: { index, of: parts },
-            },
+            compressTask(input, settings, compressOptions, { index, of: parts }),
             compressOptions.priority ?? 0,
             {
               signal: cancel.signal,
@@ -353,14 +362,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
       const parts = Math.min(compressOptions.lanes ?? 1, setLanes(settings), slots.length);
       // deno-lint-ignore no-explicit-any -- one body for both overloads
       if (parts > 1) return compressParts(bytes, settings, compressOptions, parts) as any;
-      // Take ownership now (a transfer, not a copy) so the caller cannot mutate a queued job.
-      const task: WorkerTask = {
-        type: "compress",
-        bytes: own(bytes),
-        settings,
-        maxPixels: compressOptions.maxPixels ?? defaultMaxPixels,
-        deferScore: compressOptions.deferScore ?? false,
-      };
+      const task = compressTask(bytes, settings, compressOptions);
       // deno-lint-ignore no-explicit-any -- one body for both overloads
       return submit<CompressResult>(task, compressOptions.priority ?? 0, compressOptions) as any;
     },
