@@ -4,8 +4,14 @@
  * for ordinary photos and for the hostile shapes (tests/setup/hostile-jpegs.ts). Runs alone with
  * `deno run -A bench/job-memory.ts`.
  */
-import { createCodecPool, estimateJobMemory, surveyJpeg } from "../codecs/mod.ts";
-import { DEFAULT_SETTINGS } from "../contract/settings.ts";
+import {
+  createCodecPool,
+  estimateJobMemory,
+  jobBytesPerPixel,
+  SCORE_BYTES_PER_PIXEL,
+  surveyJpeg,
+} from "../codecs/mod.ts";
+import { type CompressSettings, DEFAULT_SETTINGS } from "../contract/settings.ts";
 import { afterSoi, fillerSegments, lateFrame, tinySegments } from "../tests/setup/hostile-jpegs.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure, peakRssMb, resetPeakRss } from "./report.ts";
@@ -65,7 +71,53 @@ export async function jobMemoryBench(corpus: CorpusImage[]) {
   }
 }
 
+/**
+ * The kinds of work the server's scheduler reserves for apart (ADR 039), one at a time on a fresh worker: the fixed
+ * path (its score deferred), the deferred score, JPEG on auto; each against its own reservation.
+ */
+export async function jobKindMemoryBench(corpus: CorpusImage[]) {
+  const small = corpus.reduce((a, b) => (a.megapixels < b.megapixels ? a : b));
+  const bySize = [...corpus].sort((a, b) => a.megapixels - b.megapixels);
+  const photos = [bySize[Math.floor(bySize.length / 2)]!, bySize.find((i) => i.megapixels >= 12) ?? bySize.at(-1)!];
+  const auto = { ...DEFAULT_SETTINGS, target: { kind: "auto" } } as CompressSettings;
+  const kinds = [
+    { name: "fixed", perPixel: jobBytesPerPixel(DEFAULT_SETTINGS) },
+    { name: "score", perPixel: SCORE_BYTES_PER_PIXEL },
+    { name: "auto", perPixel: jobBytesPerPixel(auto) },
+  ];
+  for (const photo of photos) {
+    for (const kind of kinds) {
+      const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 10, maxPixels: 100e6 });
+      try {
+        await pool.compress(small.bytes.slice(), DEFAULT_SETTINGS);
+        const fixed = await pool.compress(photo.bytes.slice(), DEFAULT_SETTINGS, { deferScore: true });
+        // Past the worker's idle release (heaps-between-jobs.ts): what a job after a pause starts from.
+        await new Promise((r) => setTimeout(r, 600));
+        const idle = await rssMb();
+        await resetPeakRss();
+        if (kind.name === "score") await pool.score(photo.bytes.slice(), fixed.bytes.slice());
+        else {await pool.compress(photo.bytes.slice(), kind.name === "auto" ? auto : DEFAULT_SETTINGS, {
+            deferScore: true,
+          });}
+        const growth = (await peakRssMb()) - idle;
+        const reserved = estimateJobMemory(photo.width * photo.height, photo.bytes.length, kind.perPixel) / MB;
+        figure(
+          `job_memory_${kind.name}_${photo.name.slice(0, 3)}`,
+          `${growth.toFixed(0)} MB peak over idle, reserved ${reserved.toFixed(0)} MB`,
+          `(${photo.megapixels.toFixed(1)} MP, ${kind.perPixel} B/px; ratio ${
+            (growth / reserved).toFixed(2)
+          }, target <= 1)`,
+        );
+      } finally {
+        await pool.close();
+      }
+    }
+  }
+}
+
 if (import.meta.main) {
   const { loadCorpus } = await import("./corpus.ts");
-  await jobMemoryBench(await loadCorpus());
+  const corpus = await loadCorpus();
+  await jobMemoryBench(corpus);
+  await jobKindMemoryBench(corpus);
 }

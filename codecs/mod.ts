@@ -56,7 +56,7 @@ export type {
   SetOutput,
 } from "./types.ts";
 export { AUTO_SCORE_THRESHOLD } from "./pipeline/targets.ts";
-export { encodedFormats, estimateJobMemory } from "./pool/job-memory.ts";
+export { encodedFormats, estimateJobMemory, jobBytesPerPixel, SCORE_BYTES_PER_PIXEL } from "./pool/job-memory.ts";
 export { setLanes } from "./pipeline/web-set.ts";
 /** Largest image (pixels) the WASM codecs handle reliably; see codecs/README.md. */
 export const CODEC_MAX_PIXELS = 100_000_000;

@@ -123,7 +123,24 @@ export function heapBytesOf(module: WebAssembly.Module): number {
 
 /** Stops counting a module's heap: its instance was dropped, and its memory goes with the next collection. */
 export function forgetHeap(module: WebAssembly.Module): void {
+  highWater.set(module, Math.max(highWater.get(module) ?? 0, heapBytesOf(module)));
   heaps.delete(module);
+}
+
+/** The most each dropped heap reached since `resetHeapHighWater`: what a call grew before its instance went. */
+const highWater = new Map<WebAssembly.Module, number>();
+
+export function resetHeapHighWater(): void {
+  highWater.clear();
+}
+
+/** The heaps' bytes at their most since `resetHeapHighWater`, dropped instances included (for the bench). */
+export function heapHighWaterBytes(): number {
+  let bytes = 0;
+  for (const module of new Set([...heaps.keys(), ...highWater.keys()])) {
+    bytes += Math.max(highWater.get(module) ?? 0, heapBytesOf(module));
+  }
+  return bytes;
 }
 
 /** Counts a WASM memory of ours (the metric's, jpegli's) in `wasmHeapBytes`. */

@@ -10,11 +10,12 @@ import type { CompressSettings } from "../../contract/settings.ts";
 import { giveBackIdleHeaps, heldWhenIdle } from "../idle-heaps.ts";
 
 /**
- * An alike job needs this share of the pixels of the largest image that grew the heaps. The fixed path uses about
- * 24 of the 40 bytes per pixel its estimate reserves (pool/job-memory.ts: the decoded image, the decoder, MozJPEG's
- * encoder at 16), so an encoder heap grown by twice its pixels still fits in its own estimate.
+ * An alike job needs this share of the pixels of the largest image that grew the heaps, so that heaps grown by a
+ * larger image stay within the job's own estimate: the fixed path reserves 28 bytes per pixel (pool/job-memory.ts)
+ * for the decoded image (4), MozJPEG's decoder (4.2) and encoder (16) heaps; grown by 1/0.85 of its pixels, those
+ * heaps hold 24 per pixel of its own, 28 with the image.
  */
-export const KEEP_FROM_SHARE = 0.5;
+export const KEEP_FROM_SHARE = 0.85;
 /**
  * A worker idle this long gives its heaps back, so that they do not sit beside the other worker's job (the
  * scheduler hands a freed worker its next job within milliseconds; one held back by the memory budget waits).

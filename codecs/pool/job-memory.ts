@@ -1,34 +1,53 @@
 import { candidateFormats, type FormatChoice, type OutputFormat } from "../../contract/formats.ts";
 
 /**
- * Estimated peak memory of one job: 32 MB plus 40 bytes per pixel plus 5 per byte of the file.
- * Fitted on the corpus's 24 photos and the hostile shapes (bench/job-memory.ts: one job on a fresh
- * worker warmed on a small photo, the process's peak RSS over its idle level): every measured peak
- * within 0.98 of it while every codec kept its heap. Since MozJPEG's and jpegli's encoders give theirs back
- * after a large image (codec-instance.ts, ADR 035), JPEG jobs peak at 0.67-0.81 of it (13.4 MP → 446 of 550
- * MB; 20.4 MP on auto → 648 of 833; the 13.4 MP with 22 MB of kept metadata → 515 of 662): kept, not cut, as
- * the margin that bounds the server's total (the budget counts estimates, not measured use). At the peak:
- * the decoded image in JS and in the decoder's heap, the metric's pyramid of it and of a candidate, one
- * encoder's heap; per byte, the file in JS, in the decoder's heap, the kept metadata and the spliced result.
- * The pipeline frees each JS copy as soon as it is done with it (image/release.ts).
+ * Estimated peak memory of one job: 32 MB plus `perPixel` bytes per pixel (`jobBytesPerPixel`) plus 5 per byte
+ * of the file. Fitted on the corpus's photos and the hostile shapes (bench/job-memory.ts: one job on a fresh
+ * worker warmed on a small photo, the process's peak RSS over its idle level; `job_memory_*` lines). The budget
+ * counts estimates, not measured use (ADR 039: where they fall short). Per byte: the file in JS, in the decoder's
+ * heap, the kept metadata and the spliced result. The pipeline frees each JS copy as soon
+ * as it is done with it (image/release.ts).
  */
-export function estimateJobMemory(pixels: number, bytes = 0, formats: readonly OutputFormat[] = ["jpeg"]): number {
-  const perPixel = Math.max(...formats.map((f) => BYTES_PER_PIXEL[f]));
+export function estimateJobMemory(pixels: number, bytes = 0, perPixel: number = MEASURING.jpeg): number {
   return 32 * 1024 * 1024 + perPixel * pixels + 5 * bytes;
 }
 
 /**
- * Per pixel of the photo, by the format its output is encoded in (a web set: the most of its formats).
- * AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's measure) 18.6; each
- * heap is given back after a large image, and MozJPEG's decoder's once the source is read (codec-instance.ts),
- * so they no longer add up: AVIF jobs on auto peaked at 43-46 bytes per pixel over the 32 MB (6.3, 13.4,
- * 20.4 MP; codecs/README.md, "AVIF"), hence 48 (72 while every heap stayed). JPEG XL transcodes the finished JPEG
- * once the JPEG path has given its heaps back (pipeline/compress.ts): libjxl's 25-29 bytes per pixel of resident
- * memory then stay under the JPEG path's own high-water (8.3 MP: 336 MB either way; 20.4 MP: 649 MB, 809 while
- * the heaps stayed), hence the JPEG path's 40 (40 + 60 before).
+ * Per pixel of the photo, for a job that measures (a score goal, auto, a web set), by the format its output is
+ * encoded in. At its peak: the decoded image in JS and in the decoder's heap, the metric's pyramid of it and of a
+ * candidate, one encoder's heap. JPEG on auto: 36-42 B/px on most photos, 44-50 on some mid-size ones that keep
+ * MozJPEG's heaps through the job (9.9 MP: 44; 8.3 MP from an 8.5 MB file: 50); 40 is kept, as the line between
+ * the mixed run's peak and a batch's time (ADR 039: at 44 the public batch on auto took 15-25% longer for 150 MB
+ * less at its peak). AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's
+ * measure) 18.6; each heap is given back after a large image, so they no longer add up: AVIF jobs on auto peaked
+ * at 43-46 bytes per pixel over the 32 MB (6.3, 13.4, 20.4 MP; codecs/README.md, "AVIF"), hence 48. JPEG XL
+ * transcodes the finished JPEG once the JPEG path has given its heaps back (pipeline/compress.ts): libjxl's 25-29
+ * bytes per pixel of resident memory then stay under the JPEG path's own high-water.
  */
-const BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 48, jxl: 40 };
+const MEASURING: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 48, jxl: 40 };
+
+/**
+ * Per pixel, on the fixed path (one encode, its score deferred): the decoded image, MozJPEG's decoder (4.2 B/px)
+ * and encoder (16) heaps; measured 26.5-27 B/px over idle (9.9 MP: 250 MB, 13.4 MP: 344), hence 28 (an encoder
+ * heap kept from a larger image, heaps-between-jobs.ts, stays within it). WebP's encoder holds less (15-20 B/px
+ * measured). AVIF's encoder is the same with or without a goal; JPEG XL keeps its transcode's 40.
+ */
+const FIXED_PATH: Readonly<Record<OutputFormat, number>> = { jpeg: 28, webp: 20, avif: 48, jxl: 40 };
+
+/**
+ * Per pixel of a deferred score: both images decoded and the metric's pyramids; a JPEG result's measured
+ * 29-30.5 B/px, an AVIF or JPEG XL result's decoder holds 18-19 more (restoring a JPEG XL: 18 B/px).
+ */
+export const SCORE_BYTES_PER_PIXEL = 48;
 
 /** The formats a job's settings encode in: a web set's list, else the one format (format=auto: those allowed). */
 export const encodedFormats = (s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[] }) =>
   s.widths ? s.formats : candidateFormats(s);
+
+/** Bytes per pixel a job with these settings holds at its peak: the most of the formats it encodes in. */
+export function jobBytesPerPixel(
+  s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[]; target: unknown },
+): number {
+  const table = s.target !== null || s.widths !== null ? MEASURING : FIXED_PATH;
+  return Math.max(...encodedFormats(s).map((format) => table[format]));
+}

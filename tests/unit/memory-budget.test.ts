@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import type { FormatChoice, OutputFormat } from "../../contract/formats.ts";
 import { IDLE_WORKER_BYTES, memoryBudgetBytes } from "../../server/services/compression/memory-budget.ts";
-import { encodedFormats, estimateJobMemory } from "../../codecs/mod.ts";
+import { encodedFormats, estimateJobMemory, jobBytesPerPixel, SCORE_BYTES_PER_PIXEL } from "../../codecs/mod.ts";
 
 const MiB = 1024 * 1024;
 
@@ -12,20 +13,30 @@ Deno.test("the memory budget is the store's cap less each worker's idle heaps: 7
   assert.equal(memoryBudgetBytes(100 * MiB, 8), 0, "never negative: a lone job still runs");
 });
 
-Deno.test("a job's reservation follows its bytes and the formats it encodes in (AVIF's encoder holds more per pixel)", () => {
+Deno.test("a job's reservation follows its bytes, whether it measures, and the formats it encodes in", () => {
   const mp12 = 12e6;
-  const jpeg = estimateJobMemory(mp12, 5e6);
-  assert.equal(jpeg, 32 * 1024 * 1024 + 40 * mp12 + 5 * 5e6);
-  assert.ok(estimateJobMemory(mp12, 6e6) > jpeg, "more bytes, more memory");
-  assert.equal(estimateJobMemory(mp12, 5e6, ["webp"]), jpeg);
-  assert.equal(
-    estimateJobMemory(mp12, 5e6, ["jxl"]),
-    jpeg,
-    "JPEG XL transcodes once the JPEG path gave its heaps back",
-  );
-  const avif = estimateJobMemory(mp12, 5e6, ["avif"]);
-  assert.ok(avif > jpeg * 1.15, `${avif} against ${jpeg}`);
-  assert.equal(estimateJobMemory(mp12, 5e6, ["jpeg", "avif"]), avif, "a set reserves for its heaviest format");
+  const fixed = {
+    format: "jpeg" as FormatChoice,
+    widths: null as number[] | null,
+    formats: [] as OutputFormat[],
+    target: null,
+  };
+  const auto = { ...fixed, target: { kind: "auto" } };
+  const perPixel = jobBytesPerPixel(auto);
+  assert.equal(estimateJobMemory(mp12, 5e6, perPixel), 32 * MiB + perPixel * mp12 + 5 * 5e6);
+  assert.equal(estimateJobMemory(mp12, 5e6), estimateJobMemory(mp12, 5e6, perPixel), "a JPEG on auto by default");
+  assert.ok(estimateJobMemory(mp12, 6e6, perPixel) > estimateJobMemory(mp12, 5e6, perPixel), "more bytes, more");
+  // The fixed path only decodes and encodes: its score is measured later, as a task of its own.
+  assert.ok(jobBytesPerPixel(fixed) < perPixel * 0.75, `fixed ${jobBytesPerPixel(fixed)} against auto ${perPixel}`);
+  assert.ok(SCORE_BYTES_PER_PIXEL > jobBytesPerPixel(fixed), "a score decodes two images and holds the metric's");
+  assert.ok(jobBytesPerPixel({ ...fixed, format: "webp" }) < jobBytesPerPixel(fixed), "WebP's encoder holds less");
+  assert.equal(jobBytesPerPixel({ ...auto, format: "jxl" }), perPixel, "JPEG XL transcodes after the JPEG path");
+  // AVIF's encoder holds the most, with or without a goal; a set reserves for its heaviest format.
+  const avif = jobBytesPerPixel({ ...fixed, format: "avif" });
+  assert.ok(avif > perPixel && avif === jobBytesPerPixel({ ...auto, format: "avif" }));
+  assert.equal(jobBytesPerPixel({ ...fixed, widths: [640, 1280], formats: ["jpeg", "avif"] }), avif);
+  assert.equal(jobBytesPerPixel({ ...fixed, widths: [640], formats: ["jpeg"] }), perPixel, "a set measures");
+  assert.equal(jobBytesPerPixel({ ...auto, format: "auto", formats: ["jpeg", "avif"] }), avif, "auto: its candidates");
   assert.deepEqual(encodedFormats({ format: "jpeg", widths: [640], formats: ["avif", "jpeg"] }), ["avif", "jpeg"]);
   assert.deepEqual(encodedFormats({ format: "webp", widths: null, formats: ["avif", "jpeg"] }), ["webp"]);
 });

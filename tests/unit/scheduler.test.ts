@@ -15,7 +15,7 @@ function harness(slots: number, room?: number | (() => number)) {
   const finishers = new Map<string, () => void>();
   const budget = room === undefined
     ? undefined
-    : { room: typeof room === "number" ? () => room : room, cost: (job: QueuedJob) => job.pixels / 1e6 };
+    : { room: typeof room === "number" ? () => room : room, cost: (job: { pixels: number }) => job.pixels / 1e6 };
   const scheduler = new Scheduler(slots, (job, _signal, granted) => {
     started.push(job.jobId);
     lanes.set(job.jobId, granted);
@@ -31,7 +31,7 @@ function harness(slots: number, room?: number | (() => number)) {
     order: scheduler.nextOrder(),
     pixels: megapixels * 1e6,
     bytes: 0,
-    formats: ["jpeg"],
+    perPixel: 44,
     lanes: jobLanes,
   });
   /**
@@ -143,6 +143,7 @@ function backgroundTask(started: string[], finishers: Map<string, () => void>, i
   return {
     id,
     pixels: megapixels * 1e6,
+    perPixel: 32,
     run: () => {
       started.push(id);
       return new Promise<void>((resolve) => finishers.set(id, resolve));

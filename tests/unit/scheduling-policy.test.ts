@@ -20,7 +20,7 @@ const job = (jobId: string, userId: number, over: Partial<QueuedJob> = {}): Queu
   order: ++order,
   pixels: 1e6,
   bytes: 0,
-  formats: ["jpeg"],
+  perPixel: 44,
   ...over,
 });
 

@@ -81,7 +81,7 @@ function workBudget(opts: CompressionServiceOptions, files: JobFiles): WorkBudge
   const budget = memoryBudgetBytes(opts.maxStoreBytes, opts.compressor.size);
   return {
     room: () => budget - (opts.store.kind === "memory" ? files.heldBytes : files.budget.reservedBytes),
-    cost: (job) => jobMemory(job.pixels, job.bytes ?? 0, job.formats ?? ["jpeg"]),
+    cost: (job) => jobMemory(job.pixels, job.bytes ?? 0, job.perPixel),
   };
 }
 

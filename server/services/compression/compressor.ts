@@ -2,7 +2,7 @@
  * What the compression service needs from the codec pool (codecs/mod.ts).
  * Kept as a port so the scheduler's ordering can be tested with a controllable fake.
  */
-import type { CodecId, CompressSettings, OutputFormat } from "../../../contract/settings.ts";
+import type { CodecId, CompressSettings } from "../../../contract/settings.ts";
 import type { MetadataReport, QualityScores } from "../../../contract/jobs.ts";
 import type { ImageInput, SetOutput } from "../../../codecs/mod.ts";
 import type { FormatChoiceReport } from "../../../contract/formats.ts";
@@ -45,10 +45,10 @@ export interface Compressor {
   /** How many images it works on at once (the scheduler dispatches this many). */
   readonly size: number;
   /**
-   * Estimated peak memory (bytes) of one job on an image of `pixels` in a file of `bytes`, so
-   * the scheduler can keep the process within its memory budget. Absent: not limited.
+   * Estimated peak memory (bytes) of one job on an image of `pixels` in a file of `bytes` whose work holds
+   * `perPixel` bytes per pixel, so the scheduler can keep the process within its memory budget. Absent: not limited.
    */
-  jobMemory?(pixels: number, bytes: number, formats: readonly OutputFormat[]): number;
+  jobMemory?(pixels: number, bytes: number, perPixel: number): number;
   /** Compresses `bytes` (a buffer is taken over; a Blob is read by the worker). */
   compress(bytes: ImageInput, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome>;
   /** The JPEG a JPEG XL file holds, byte for byte (issue 32); absent where no codec runs. */

@@ -5,6 +5,7 @@
 import type { Leases, LeaseTerms } from "../lifecycle/leases.ts";
 import type { Transitions } from "../lifecycle/transitions.ts";
 import type { Logger } from "../../log.ts";
+import { SCORE_BYTES_PER_PIXEL } from "../../../codecs/mod.ts";
 import type { Compressor } from "./compressor.ts";
 import type { JobFiles } from "./job-files.ts";
 import type { Scheduler } from "./scheduler.ts";
@@ -37,6 +38,7 @@ export class DeferredScores {
     this.deps.scheduler.enqueueBackground({
       id: `${SCORE_TASK}${jobId}`,
       pixels,
+      perPixel: SCORE_BYTES_PER_PIXEL,
       run: (signal) => this.#score(jobId, signal),
     });
   }

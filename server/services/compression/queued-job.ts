@@ -1,5 +1,5 @@
 /** A job as the scheduler sees it (scheduling/policy.ts), from its rows or from what the shared queue offers. */
-import { encodedFormats, setLanes } from "../../../codecs/mod.ts";
+import { jobBytesPerPixel, setLanes } from "../../../codecs/mod.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import { parseStoredSettings } from "../../../contract/settings.ts";
 import type { BatchRow, JobRow } from "../../../db/schema.ts";
@@ -14,7 +14,7 @@ export function queuedJob(row: JobRow, batch: BatchRow, plan: PlanLimits, order:
     jobId: row.id,
     pixels: row.pixels,
     bytes: row.originalSize,
-    formats: encodedFormats(options),
+    perPixel: jobBytesPerPixel(options),
     lanes: setLanes(options),
     userId: row.userId,
     batchId: batch.id,
@@ -34,7 +34,7 @@ export function claimableJob(j: ClaimableJob, plan: PlanLimits): QueuedJob {
     batchId: j.batchId,
     pixels: j.pixels,
     bytes: Number(j.bytes),
-    formats: encodedFormats(settings),
+    perPixel: jobBytesPerPixel(settings),
     lanes: setLanes(settings),
     planPriority: plan.priority,
     batchPriority: BATCH_PRIORITY_RANK[j.batchPriority],

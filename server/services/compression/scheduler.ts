@@ -4,7 +4,6 @@
  * has workers, so these decisions are made here and not by the pool's FIFO.
  */
 import { nextJob, type QueuedJob, type QueueState } from "../scheduling/policy.ts";
-import type { OutputFormat } from "../../../contract/formats.ts";
 import { log } from "../../log.ts";
 
 /**
@@ -24,15 +23,16 @@ export type RunJob = (job: QueuedJob, signal: AbortSignal, lanes: number) => Pro
 export interface BackgroundTask {
   /** Unique among background tasks (e.g. "score:<jobId>"). */
   id: string;
-  /** Width × height, for the memory budget. */
+  /** Width × height and bytes per pixel at its peak, for the memory budget. */
   pixels: number;
+  perPixel: number;
   run(signal: AbortSignal): Promise<void>;
 }
 
 /** What jobs in work may use (memory): how much there is now, and what one job takes. */
 export interface WorkBudget {
   room(): number;
-  cost(job: { pixels: number; bytes?: number; formats?: readonly OutputFormat[] }): number;
+  cost(job: { pixels: number; bytes?: number; perPixel: number }): number;
 }
 
 const UNLIMITED: WorkBudget = { room: () => Infinity, cost: () => 0 };

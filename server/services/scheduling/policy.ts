@@ -13,7 +13,6 @@
  *
  * A free user's High batch reorders only that user's own work, never other users'.
  */
-import type { OutputFormat } from "../../../contract/formats.ts";
 import type { PlanLimits } from "../../../contract/plans.ts";
 import type { BatchPriority } from "../../../contract/settings.ts";
 
@@ -41,8 +40,8 @@ export interface QueuedJob {
   pixels: number;
   /** The original's size: a job's memory follows its bytes as well as its pixels (ADR 027). */
   bytes: number;
-  /** The formats its output is encoded in, which set its memory per pixel (codecs/pool/job-memory.ts). */
-  formats: readonly OutputFormat[];
+  /** Bytes per pixel its work holds at its peak (codecs/pool/job-memory.ts: by its formats and whether it measures). */
+  perPixel: number;
   /** Workers its work can be split over when it runs alone (a web set's widths; absent: 1). */
   lanes?: number;
 }
