@@ -95,10 +95,9 @@ export async function jobKindMemoryBench(corpus: CorpusImage[]) {
         await new Promise((r) => setTimeout(r, 600));
         const idle = await rssMb();
         await resetPeakRss();
+        const settings = kind.name === "auto" ? auto : DEFAULT_SETTINGS;
         if (kind.name === "score") await pool.score(photo.bytes.slice(), fixed.bytes.slice());
-        else {await pool.compress(photo.bytes.slice(), kind.name === "auto" ? auto : DEFAULT_SETTINGS, {
-            deferScore: true,
-          });}
+        else await pool.compress(photo.bytes.slice(), settings, { deferScore: true });
         const growth = (await peakRssMb()) - idle;
         const reserved = estimateJobMemory(photo.width * photo.height, photo.bytes.length, kind.perPixel) / MB;
         figure(
