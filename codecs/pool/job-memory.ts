@@ -35,10 +35,12 @@ const MEASURING: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, 
 const FIXED_PATH: Readonly<Record<OutputFormat, number>> = { jpeg: 28, webp: 20, avif: 48, jxl: 40 };
 
 /**
- * Per pixel of a deferred score: both images decoded and the metric's pyramids; a JPEG result's measured
- * 29-30.5 B/px, an AVIF or JPEG XL result's decoder holds 18-19 more (restoring a JPEG XL: 18 B/px).
+ * Per pixel of a deferred score: both images decoded and the metric's pyramids; a JPEG result's measured 21-30.5
+ * B/px. An AVIF or JPEG XL result's decoder holds 18-19 more (restoring a JPEG XL: 18 B/px), unmeasured as a score:
+ * 40, as every job reserved before (48 took the validation set's HTTP throughput with scores from 0.94 to 0.68 of
+ * the raw pool's: scores waited for room).
  */
-export const SCORE_BYTES_PER_PIXEL = 48;
+export const SCORE_BYTES_PER_PIXEL = 40;
 
 /** The formats a job's settings encode in: a web set's list, else the one format (format=auto: those allowed). */
 export const encodedFormats = (s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[] }) =>
