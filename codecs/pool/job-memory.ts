@@ -37,8 +37,8 @@ const FIXED_PATH: Readonly<Record<OutputFormat, number>> = { jpeg: 28, webp: 20,
 /**
  * Per pixel of a deferred score: both images decoded and the metric's pyramids; a JPEG result's measured 21-30.5
  * B/px. An AVIF or JPEG XL result's decoder holds 18-19 more (restoring a JPEG XL: 18 B/px), unmeasured as a score:
- * 40, as every job reserved before (48 took the validation set's HTTP throughput with scores from 0.94 to 0.68 of
- * the raw pool's: scores waited for room).
+ * 40, as every job reserved before (with 48 the validation set's HTTP throughput with scores read 0.68 of the raw
+ * pool's, 0.94 the run before; not re-measured at 40).
  */
 export const SCORE_BYTES_PER_PIXEL = 40;
 
