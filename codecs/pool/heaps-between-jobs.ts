@@ -8,6 +8,7 @@
 import { AUTO_FORMAT, losslessOf } from "../../contract/formats.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
 import { giveBackIdleHeaps, heldWhenIdle } from "../idle-heaps.ts";
+import { isFixedPath } from "./job-memory.ts";
 
 /**
  * An alike job needs this share of the pixels of the largest image that grew the heaps, so that heaps grown by a
@@ -29,7 +30,7 @@ export const IDLE_RELEASE_MS = 250;
  * their heaps back in between (kept, libjxl's sat beside the next job's JPEG step: 2,123 MB).
  */
 export function keepKind(settings: CompressSettings, deferScore: boolean): string | null {
-  const fixedPath = deferScore && settings.target === null && settings.widths === null;
+  const fixedPath = deferScore && isFixedPath(settings);
   const oneStep = settings.format !== AUTO_FORMAT && losslessOf(settings.format) === null;
   return fixedPath && oneStep ? JSON.stringify(settings) : null;
 }

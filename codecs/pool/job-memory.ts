@@ -46,10 +46,14 @@ export const SCORE_BYTES_PER_PIXEL = 40;
 export const encodedFormats = (s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[] }) =>
   s.widths ? s.formats : candidateFormats(s);
 
+/** The fixed path: one encode at the set quality, no goal to search and no set of widths. */
+export const isFixedPath = (s: { target: unknown; widths: readonly number[] | null }) =>
+  s.target === null && s.widths === null;
+
 /** Bytes per pixel a job with these settings holds at its peak: the most of the formats it encodes in. */
 export function jobBytesPerPixel(
   s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[]; target: unknown },
 ): number {
-  const table = s.target !== null || s.widths !== null ? MEASURING : FIXED_PATH;
+  const table = isFixedPath(s) ? FIXED_PATH : MEASURING;
   return Math.max(...encodedFormats(s).map((format) => table[format]));
 }
