@@ -5,6 +5,7 @@
  * `deno run -A bench/job-memory.ts`.
  */
 import {
+  type CodecPool,
   createCodecPool,
   estimateJobMemory,
   jobBytesPerPixel,
@@ -18,6 +19,37 @@ import { figure, peakRssMb, resetPeakRss } from "./report.ts";
 
 const rssMb = async () => Number(/VmRSS:\s+(\d+)/.exec(await Deno.readTextFile("/proc/self/status"))?.[1] ?? 0) / 1024;
 const MB = 1024 * 1024;
+
+/**
+ * The process's peak RSS over its idle level while `job` runs on a fresh worker warmed on `small` (what a recycled
+ * worker is when a job arrives); `before` runs first, outside the measure. Returns the growth in MB and what `job` says.
+ */
+async function peakOverIdle(
+  small: CorpusImage,
+  job: (pool: CodecPool) => Promise<string>,
+  before?: (pool: CodecPool) => Promise<void>,
+): Promise<{ growth: number; outcome: string }> {
+  const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 10, maxPixels: 100e6 });
+  try {
+    await pool.compress(small.bytes.slice(), DEFAULT_SETTINGS);
+    await before?.(pool);
+    const idle = await rssMb();
+    await resetPeakRss();
+    const outcome = await job(pool);
+    return { growth: (await peakRssMb()) - idle, outcome };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** One `job_memory_*` line: the peak against the reservation. */
+function memoryLine(name: string, growth: number, reserved: number, detail: string): void {
+  figure(
+    `job_memory_${name}`,
+    `${growth.toFixed(0)} MB peak over idle, reserved ${reserved.toFixed(0)} MB`,
+    `(${detail}; ratio ${(growth / reserved).toFixed(2)}, target <= 1)`,
+  );
+}
 
 export async function jobMemoryBench(corpus: CorpusImage[]) {
   const largest = [...corpus].sort((a, b) => b.bytes.length - a.bytes.length)[0]!;
@@ -46,28 +78,17 @@ export async function jobMemoryBench(corpus: CorpusImage[]) {
     },
   ];
   for (const shape of shapes) {
-    // A fresh worker per shape, warmed on a small photo: what a recycled worker is when the job arrives.
-    const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 10, maxPixels: 100e6 });
-    try {
-      await pool.compress(small.bytes.slice(), DEFAULT_SETTINGS);
-      const survey = surveyJpeg(shape.bytes);
-      const pixels = survey.frame ? survey.frame.width * survey.frame.height : 0;
-      const reserved = estimateJobMemory(pixels, shape.bytes.length) / MB;
-      const idle = await rssMb();
-      await resetPeakRss();
-      const outcome = await pool.compress(shape.bytes.slice(), { ...DEFAULT_SETTINGS, stripMetadata: shape.strip })
-        .then((r) => `${(r.compressedSize / MB).toFixed(1)} MB out`, (e) => `refused: ${e.code}`);
-      const growth = (await peakRssMb()) - idle;
-      figure(
-        `job_memory_${shape.name}`,
-        `${growth.toFixed(0)} MB peak over idle, reserved ${reserved.toFixed(0)} MB`,
-        `(${(shape.bytes.length / MB).toFixed(1)} MB file, ${(pixels / 1e6).toFixed(1)} MP, ${outcome}; ratio ${
-          (growth / reserved).toFixed(2)
-        }, target <= 1)`,
-      );
-    } finally {
-      await pool.close();
-    }
+    const survey = surveyJpeg(shape.bytes);
+    const pixels = survey.frame ? survey.frame.width * survey.frame.height : 0;
+    const reserved = estimateJobMemory(pixels, shape.bytes.length) / MB;
+    const { growth, outcome } = await peakOverIdle(
+      small,
+      (pool) =>
+        pool.compress(shape.bytes.slice(), { ...DEFAULT_SETTINGS, stripMetadata: shape.strip })
+          .then((r) => `${(r.compressedSize / MB).toFixed(1)} MB out`, (e) => `refused: ${e.code}`),
+    );
+    const file = (shape.bytes.length / MB).toFixed(1);
+    memoryLine(shape.name, growth, reserved, `${file} MB file, ${(pixels / 1e6).toFixed(1)} MP, ${outcome}`);
   }
 }
 
@@ -87,29 +108,25 @@ export async function jobKindMemoryBench(corpus: CorpusImage[]) {
   ];
   for (const photo of photos) {
     for (const kind of kinds) {
-      const pool = createCodecPool({ size: 1, jobTimeoutMs: 600_000, maxQueue: 10, maxPixels: 100e6 });
-      try {
-        await pool.compress(small.bytes.slice(), DEFAULT_SETTINGS);
-        const fixed = await pool.compress(photo.bytes.slice(), DEFAULT_SETTINGS, { deferScore: true });
+      let fixed: Uint8Array | null = null;
+      const { growth } = await peakOverIdle(small, async (pool) => {
+        if (kind.name === "score") await pool.score(photo.bytes.slice(), fixed!.slice());
+        else {await pool.compress(photo.bytes.slice(), kind.name === "auto" ? auto : DEFAULT_SETTINGS, {
+            deferScore: true,
+          });}
+        return "";
+      }, async (pool) => {
+        fixed = (await pool.compress(photo.bytes.slice(), DEFAULT_SETTINGS, { deferScore: true })).bytes;
         // Past the worker's idle release (heaps-between-jobs.ts): what a job after a pause starts from.
         await new Promise((r) => setTimeout(r, 600));
-        const idle = await rssMb();
-        await resetPeakRss();
-        const settings = kind.name === "auto" ? auto : DEFAULT_SETTINGS;
-        if (kind.name === "score") await pool.score(photo.bytes.slice(), fixed.bytes.slice());
-        else await pool.compress(photo.bytes.slice(), settings, { deferScore: true });
-        const growth = (await peakRssMb()) - idle;
-        const reserved = estimateJobMemory(photo.width * photo.height, photo.bytes.length, kind.perPixel) / MB;
-        figure(
-          `job_memory_${kind.name}_${photo.name.slice(0, 3)}`,
-          `${growth.toFixed(0)} MB peak over idle, reserved ${reserved.toFixed(0)} MB`,
-          `(${photo.megapixels.toFixed(1)} MP, ${kind.perPixel} B/px; ratio ${
-            (growth / reserved).toFixed(2)
-          }, target <= 1)`,
-        );
-      } finally {
-        await pool.close();
-      }
+      });
+      const reserved = estimateJobMemory(photo.width * photo.height, photo.bytes.length, kind.perPixel) / MB;
+      memoryLine(
+        `${kind.name}_${photo.name.slice(0, 3)}`,
+        growth,
+        reserved,
+        `${photo.megapixels.toFixed(1)} MP, ${kind.perPixel} B/px`,
+      );
     }
   }
 }
