@@ -45,6 +45,11 @@ export interface Codec {
   encode(pixels: RgbaImage, settings: CompressSettings, quality: number, context: EncodeContext): Promise<Uint8Array>;
   /** The encoder's file with the planned metadata put in, as its container holds it (unchanged if none). */
   carryMetadata(encoded: Uint8Array, plan: MetadataPlan): Uint8Array;
+  /**
+   * Gives back the encoder's heap when it holds more than `keepBytes` (its next encode makes a new one); true
+   * when one was dropped, for the caller to collect.
+   */
+  releaseEncoderHeap(keepBytes: number): boolean;
   /** Decodes this codec's own output (to measure it). */
   decode(bytes: Uint8Array): Promise<RgbaImage>;
   /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */

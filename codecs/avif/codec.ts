@@ -3,7 +3,7 @@ import { type Codec, writes } from "../codec.ts";
 import { addAvifMetadata } from "../container/avif-metadata.ts";
 import { CodecError } from "../errors.ts";
 import { decodeAvifPixels } from "./decode.ts";
-import { encodeAvifPixels } from "./encode.ts";
+import { encodeAvifPixels, releaseAvifEncoder } from "./encode.ts";
 import { avifOptions } from "./options.ts";
 import { predictQuality } from "./score-curve.ts";
 
@@ -29,6 +29,7 @@ export const avif: Codec = {
     const size = context.imagePixels ?? pixels.width * pixels.height;
     return encodeAvifPixels(pixels, avifOptions(settings, quality, context.grayscale, size));
   },
+  releaseEncoderHeap: releaseAvifEncoder,
   carryMetadata: addAvifMetadata,
   decode: decodeAvifPixels,
   predictQuality,

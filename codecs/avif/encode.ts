@@ -39,6 +39,9 @@ const encoder = new CodecInstance(
   AVIF_KEEP_HEAP_BYTES,
 );
 
+/** See `Codec.releaseEncoderHeap`. */
+export const releaseAvifEncoder = (keepBytes: number): boolean => encoder.release(keepBytes);
+
 export async function encodeAvifPixels(image: RgbaImage, options: AvifOptions): Promise<Uint8Array> {
   let out: Uint8Array | null;
   try {

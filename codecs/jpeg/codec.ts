@@ -3,7 +3,7 @@ import { type Codec, writes } from "../codec.ts";
 import { spliceSegments } from "../container/metadata.ts";
 import { averageChromaHorizontally } from "../image/chroma.ts";
 import { decodeJpegPixels } from "./decode.ts";
-import { encodeJpegPixels } from "./encode.ts";
+import { encodeJpegPixels, releaseMozjpegEncoder } from "./encode.ts";
 import { mozJpegOptions } from "./options.ts";
 import { predictQuality, SCORE_SEARCH_TABLE } from "./score-curve.ts";
 
@@ -19,6 +19,7 @@ export const mozjpeg: Codec = {
       pixels,
       mozJpegOptions(settings, quality, context.grayscale, context.scoreGoal ? SCORE_SEARCH_TABLE : undefined),
     ),
+  releaseEncoderHeap: releaseMozjpegEncoder,
   carryMetadata: (encoded, plan) => spliceSegments(encoded, plan.segments),
   decode: decodeJpegPixels,
   predictQuality,

@@ -20,8 +20,9 @@ const warnings: string[] = [];
 
 /**
  * The glue is called directly (as @jsquash/jpeg/decode.js does, with its default options) so that the
- * instance can be dropped. Its heap (4.2 bytes per pixel, 87 MiB for 20 MP) is kept through a job, which
- * decodes every candidate it measures, and given back between jobs (codec-instance.ts `releaseCodecHeaps`).
+ * instance can be dropped. Its heap (4.2 bytes per pixel, 87 MiB for 20 MP) decodes every candidate a search
+ * measures; it is given back before each full-size encode (pipeline/search-heaps.ts) and between jobs
+ * (codec-instance.ts `releaseCodecHeaps`).
  */
 const decoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["mozjpeg-decode"]),
@@ -35,6 +36,9 @@ const decoder = new CodecInstance(
 
 /** Gives the decoder's heap back now: for a job none of whose outputs it reads (an AVIF or WebP search). */
 export const releaseJpegDecoder = (): Promise<void> => decoder.releaseNow();
+
+/** Gives the decoder's heap back when it holds more than `keepBytes`; true when dropped (the caller collects). */
+export const releaseJpegDecoderHeap = (keepBytes: number): boolean => decoder.release(keepBytes);
 
 export interface RgbaImage {
   data: Uint8ClampedArray;

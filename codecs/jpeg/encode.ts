@@ -16,8 +16,9 @@ type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegEncodeModu
  * The heap grows to about 16 bytes per pixel (the binding's two copies of the RGBA, the coefficients that
  * trellis quantisation and optimised coding keep): 324 MiB for 20 MP. Given back after a call that left it
  * over 192 MiB (photos past about 12 MP; codec-instance.ts), so that a large photo's auto search does not
- * hold it through the measure and the other encoder's turn; below that it is kept through the job (given
- * back between jobs): every full-size probe regrowing it cost auto 5-8% of its time on the validation set.
+ * hold it through the measure; below that it is kept from one probe to the next (every full-size probe
+ * regrowing it cost auto 5-8% of its time on the validation set) and given back before another encoder's
+ * full-size turn (pipeline/search-heaps.ts) and between jobs.
  */
 const encoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["mozjpeg-encode"]),
@@ -25,6 +26,9 @@ const encoder = new CodecInstance(
   (module) => (mozjpegEncoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
   192 * 2 ** 20,
 );
+
+/** See `Codec.releaseEncoderHeap`. */
+export const releaseMozjpegEncoder = (keepBytes: number): boolean => encoder.release(keepBytes);
 
 export async function encodeJpegPixels(image: RgbaImage, options: MozJpegOptions): Promise<Uint8Array> {
   let out: Uint8Array | string;

@@ -2,7 +2,7 @@
 import { type Codec, writes } from "../codec.ts";
 import { spliceSegments } from "../container/metadata.ts";
 import { decodeJpegPixels } from "../jpeg/decode.ts";
-import { encodeJpegliPixels } from "./encode.ts";
+import { encodeJpegliPixels, releaseJpegliEncoder } from "./encode.ts";
 import { jpegliOptions } from "./options.ts";
 import { predictQuality } from "./score-curve.ts";
 
@@ -14,6 +14,7 @@ export const jpegli: Codec = {
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality, context) =>
     encodeJpegliPixels(pixels, jpegliOptions(settings, quality, context.grayscale)),
+  releaseEncoderHeap: releaseJpegliEncoder,
   carryMetadata: (encoded, plan) => spliceSegments(encoded, plan.segments),
   decode: decodeJpegPixels,
   predictQuality,

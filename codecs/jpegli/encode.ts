@@ -74,6 +74,9 @@ const encoder = new CodecInstance(
   JPEGLI_KEEP_HEAP_BYTES,
 );
 
+/** See `Codec.releaseEncoderHeap`. */
+export const releaseJpegliEncoder = (keepBytes: number): boolean => encoder.release(keepBytes);
+
 export function encodeJpegliPixels(image: RgbaImage, options: JpegliOptions): Promise<Uint8Array> {
   // A throw drops the instance (inconsistent after a trap): its message is read first.
   return encoder.run((jl) => {

@@ -34,6 +34,7 @@ import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
 import type { CompressResult, CompressTimings, MeasuredResult, ProgressCallback } from "../types.ts";
 import { searchEncoders } from "./encoder-search.ts";
 import { type Encoded, measureDecoded, measureOutput } from "./measure.ts";
+import { releaseHeapsBeside } from "./search-heaps.ts";
 import { OutOfReach, searchQuality } from "./target-search.ts";
 import { AGREEMENT_MARGIN, chromaForGoal, searchSpecFor } from "./targets.ts";
 
@@ -389,10 +390,11 @@ export async function encodeOutput(
   ): Promise<Encoded> => {
     signal.throwIfAborted();
     // The metric's pyramids and a slow encoder's heap were a large image's peak side by side: they are given
-    // back before such an encode and rebuilt for its measure, from pixels the job holds anyway.
-    if (measure && codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP && spareMetricHeap(SPARE_METRIC_OVER_BYTES)) {
-      await collectGarbageSoon();
-    }
+    // back before such an encode and rebuilt for its measure, from pixels the job holds anyway. The heaps idle
+    // beside any full-size probe go back too (search-heaps.ts).
+    const spared = measure && codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP &&
+      spareMetricHeap(SPARE_METRIC_OVER_BYTES);
+    if ((measure && releaseHeapsBeside(codec, codecs)) || spared) await collectGarbageSoon();
     let te = performance.now();
     const encoded = await codec.encode(toEncode, using, quality, context);
     const out = codec.carryMetadata(encoded, metadataFor(codec));

@@ -15,10 +15,10 @@ export function estimateJobMemory(pixels: number, bytes = 0, perPixel: number = 
 /**
  * Per pixel of the photo, for a job that measures (a score goal, auto, a web set), by the format its output is
  * encoded in. At its peak: the decoded image in JS and in the decoder's heap, the metric's pyramid of it and of a
- * candidate, one encoder's heap. JPEG on auto: 36-42 B/px on most photos, 44-50 on some mid-size ones that keep
- * MozJPEG's heaps through the job (9.9 MP: 44; 8.3 MP from an 8.5 MB file: 50); 40 is kept, as the line between
- * the mixed run's peak and a batch's time (ADR 039: at 44 the public batch on auto took 15-25% longer for 150 MB
- * less at its peak). AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's
+ * candidate, one encoder's heap. JPEG on auto: 36-42 B/px on most photos, 44-50 on some mid-size ones while
+ * MozJPEG's heap was kept beside jpegli's (9.9 MP: 44; 8.3 MP from an 8.5 MB file: 50), until the heaps idle
+ * beside a full-size encode were given back (ADR 040: 18.3 MP 34 → 33). 40 is kept, as the line between the
+ * mixed run's peak and a batch's time (ADR 039: at 44 the public batch on auto took 15-25% longer). AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's
  * measure) 18.6; each heap is given back after a large image, so they no longer add up: AVIF jobs on auto peaked
  * at 43-46 bytes per pixel over the 32 MB (6.3, 13.4, 20.4 MP; codecs/README.md, "AVIF"), hence 48. JPEG XL
  * transcodes the finished JPEG once the JPEG path has given its heaps back (pipeline/compress.ts): libjxl's 25-29

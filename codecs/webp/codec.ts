@@ -11,6 +11,8 @@ export const webp: Codec = {
   // WebP lossy is always 4:2:0, and the encoder writes no metadata chunks.
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality) => encodeWebpPixels(pixels, webpOptions(settings, quality)),
+  // jsquash keeps its one instance: nothing to give back.
+  releaseEncoderHeap: () => false,
   carryMetadata: (encoded) => encoded,
   decode: decodeWebpPixels,
   // libwebp's quality scale scores about like MozJPEG's near 80 (a first probe; the search corrects it).

@@ -1,0 +1,25 @@
+/**
+ * The heaps a search's full-size encode need not have beside it (ADR 040). A search holds the image, its pyramid
+ * and, per probe, one encoder's heap, then the decoder's and the candidate's pyramid to measure it. Kept through
+ * the job, the other encoders' heaps (MozJPEG's 16 bytes per pixel until 12 MP, jpegli's, AVIF's) and the JPEG
+ * decoder's (4.2) sat beside that: on a mid-size photo the peak was 44-50 bytes per pixel against the 40 the job
+ * reserves. Given back before each full-size encode, they cost the next user its page faults (the decoder,
+ * once per probe; an encoder, once per switch of encoder), and no measurable time: ADR 040.
+ */
+import type { Codec } from "../codec.ts";
+import { releaseJpegDecoderHeap } from "../jpeg/decode.ts";
+
+/** A heap at or under this is kept (a 1 MP image's MozJPEG encoder; a 4 MP image's JPEG decoder). */
+export const SEARCH_KEEP_HEAP_BYTES = 16 * 2 ** 20;
+
+/**
+ * Before a full-size encode with `codec`: the other encoders of the search and the JPEG decoder give back their
+ * heaps over SEARCH_KEEP_HEAP_BYTES. True when one was dropped (the caller collects it).
+ */
+export function releaseHeapsBeside(codec: Codec, codecs: readonly Codec[]): boolean {
+  let dropped = releaseJpegDecoderHeap(SEARCH_KEEP_HEAP_BYTES);
+  for (const other of codecs) {
+    if (other !== codec) dropped = other.releaseEncoderHeap(SEARCH_KEEP_HEAP_BYTES) || dropped;
+  }
+  return dropped;
+}
