@@ -17,8 +17,8 @@ export function estimateJobMemory(pixels: number, bytes = 0, perPixel: number = 
  * encoded in. At its peak: the decoded image in JS and in the decoder's heap, the metric's pyramid of it and of a
  * candidate, one encoder's heap. JPEG on auto: 36-42 B/px on most photos, 44-50 on some mid-size ones while
  * MozJPEG's heap was kept beside jpegli's (9.9 MP: 44; 8.3 MP from an 8.5 MB file: 50), until the heaps idle
- * beside a full-size encode were given back (ADR 040: 18.3 MP 34 → 33). 40 is kept, as the line between the
- * mixed run's peak and a batch's time (ADR 039: at 44 the public batch on auto took 15-25% longer). AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's
+ * beside a full-size encode were given back (ADR 040: now 20-34 on the public corpus's photos of 6 MP and more,
+ * 27-38 on the validation set's). 40 is kept: the validation set's worst (38.1, 8.7 and 9.2 MP) is within it. AVIF's encoder holds 30-36 bytes per pixel of its own and its decoder (a score goal's
  * measure) 18.6; each heap is given back after a large image, so they no longer add up: AVIF jobs on auto peaked
  * at 43-46 bytes per pixel over the 32 MB (6.3, 13.4, 20.4 MP; codecs/README.md, "AVIF"), hence 48. JPEG XL
  * transcodes the finished JPEG once the JPEG path has given its heaps back (pipeline/compress.ts): libjxl's 25-29
