@@ -12,6 +12,7 @@ import type { TokenBucketOptions } from "./middleware/token-buckets.ts";
 import type { KeyLookupLimits } from "./middleware/key-lookup-budget.ts";
 import type { BodyDeadlines } from "./middleware/body-guard.ts";
 import type { Logger } from "./log.ts";
+import type { PasswordHasher } from "./services/passwords.ts";
 
 /** What the composition root hands to the app; tests build their own. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   throttle: LoginThrottle;
   /** Sign-ups per address (REGISTRATIONS_PER_HOUR), counted in `db`. */
   registrations: RegistrationLimit;
+  /** Where passwords are hashed: the server's worker (ADR 041), or the request's thread (tests). */
+  passwords: PasswordHasher;
   compression: CompressionService;
   /** Rebuilds a JPEG from a JPEG XL file (the codec pool); absent: restore answers 503. */
   restorer?: Restorer;

@@ -5,6 +5,7 @@ import { createApp } from "./app.ts";
 import { EnvError, parseEnv } from "./env.ts";
 import { log, setLogLevel } from "./log.ts";
 import { LoginThrottle } from "./services/login-throttle.ts";
+import { workerPasswords } from "./services/password-worker.ts";
 import { RegistrationLimit } from "./services/registration-limit.ts";
 import { pruneThrottles } from "./services/throttle-retention.ts";
 import { purgeExpiredSessions } from "./services/sessions.ts";
@@ -127,10 +128,14 @@ async function main() {
   const throttleSweeper = setInterval(() => void pruneThrottles(database.db).catch(logged("throttle sweep")), 60_000);
 
   const publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : null;
+  const passwords = workerPasswords();
+  // Made now, so that the first sign-in for an unknown user costs one hash, as every later one does.
+  void passwords.dummyHash().catch(logged("password worker"));
   const app = createApp({
     db: database.db,
     throttle: new LoginThrottle(database.db),
     registrations: new RegistrationLimit(database.db, env.REGISTRATIONS_PER_HOUR, HOUR_MS),
+    passwords,
     compression,
     restorer: compressor.restore ? { restore: (jxl) => compressor.restore!(jxl) } : undefined,
     billing: createBilling(env),
@@ -162,6 +167,7 @@ async function main() {
     await compression.drain(DRAIN_MS);
     await server.shutdown();
     await compressor.close();
+    passwords.close();
     await store.close();
     database.close();
     Deno.exit(0);

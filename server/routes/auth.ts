@@ -10,21 +10,21 @@ import type { LogoutOthersResponse } from "../../contract/accounts.ts";
 /** POST /register, /login, /logout and GET /user (spec §7: the user, or null when signed out); /logout-others ends the user's other sessions. */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
-    const { db, registrations } = c.var.deps;
+    const { db, registrations, passwords } = c.var.deps;
     const wait = await registrations.take(clientIp(c));
     if (wait > 0) {
       throw new ApiError(429, "Too many new accounts from your network; please try again later", {
         "Retry-After": String(wait),
       });
     }
-    const row = await register(db, await readJson(c));
+    const row = await register(db, passwords, await readJson(c));
     const session = await createSession(db, row.id);
     setSessionCookie(c, session.token, session.expiresAt);
     return c.json(toUser(row), 201);
   })
   .post("/login", async (c) => {
-    const { db, throttle } = c.var.deps;
-    const row = await login(db, throttle, await readJson(c), clientIp(c));
+    const { db, throttle, passwords } = c.var.deps;
+    const row = await login(db, throttle, passwords, await readJson(c), clientIp(c));
     const session = await createSession(db, row.id);
     setSessionCookie(c, session.token, session.expiresAt);
     return c.json(toUser(row));

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { findUserByUsername, insertUser } from "../../db/queries/users.ts";
 import { DomainError } from "../domain-error.ts";
-import { dummyHash, hashPassword, verifyPassword } from "./passwords.ts";
+import type { PasswordHasher } from "./passwords.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { parseInput } from "./validation.ts";
 import { refuseCommonPassword } from "./password-policy.ts";
@@ -20,12 +20,12 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export async function register(db: Db, input: RegisterInput | unknown): Promise<UserRow> {
+export async function register(db: Db, passwords: PasswordHasher, input: RegisterInput | unknown): Promise<UserRow> {
   const data = parseInput(registerSchema, input);
   refuseCommonPassword(data.password);
   const row = await insertUser(db, {
     username: data.username,
-    passwordHash: await hashPassword(data.password),
+    passwordHash: await passwords.hash(data.password),
     email: data.email,
     firstName: data.firstName,
     lastName: data.lastName,
@@ -39,6 +39,7 @@ const BAD_CREDENTIALS = "Invalid username or password";
 export async function login(
   db: Db,
   throttle: LoginThrottle,
+  passwords: PasswordHasher,
   input: LoginInput | unknown,
   ip: string,
 ): Promise<UserRow> {
@@ -52,7 +53,7 @@ export async function login(
   }
   const row = await findUserByUsername(db, username);
   // Verify against a dummy hash for unknown users so timing does not reveal who exists.
-  const ok = await verifyPassword(password, row?.passwordHash ?? await dummyHash);
+  const ok = await passwords.verify(password, row?.passwordHash ?? await passwords.dummyHash());
   if (!row || !ok) throw new DomainError("unauthenticated", BAD_CREDENTIALS);
   await throttle.recordSuccess(username, ip, attempt);
   return row;

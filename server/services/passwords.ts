@@ -12,5 +12,22 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return argon2Verify({ password, hash });
 }
 
-/** A valid hash of a random password: lets a login for an unknown user cost the same time. */
-export const dummyHash: Promise<string> = hashPassword(crypto.randomUUID());
+/**
+ * Where sign-up and sign-in hash: on the calling thread (`inlinePasswords`, tests) or in a worker of their own
+ * (`password-worker.ts`, the server), since one argon2id hash holds its thread 50-90 ms.
+ */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+  /** A valid hash of a random password: lets a login for an unknown user cost the same time. */
+  dummyHash(): Promise<string>;
+}
+
+export function inlinePasswords(): PasswordHasher {
+  let dummy: Promise<string> | null = null;
+  return {
+    hash: hashPassword,
+    verify: verifyPassword,
+    dummyHash: () => dummy ??= hashPassword(crypto.randomUUID()),
+  };
+}

@@ -11,6 +11,10 @@ import {
 import type { Compressor } from "../../server/services/compression/compressor.ts";
 import { createCodecCompressor } from "../../server/services/compression/codec-compressor.ts";
 import { LocalTestBilling } from "../../server/services/billing/local-test-billing.ts";
+import { inlinePasswords } from "../../server/services/passwords.ts";
+
+/** One for every test app: its dummy hash is made once. */
+const PASSWORDS = inlinePasswords();
 
 export const ORIGIN = "http://localhost";
 
@@ -74,6 +78,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     throttle: new LoginThrottle(database.db),
     // Tests sign up many users from one address and poll fast; both caps have their own tests.
     registrations: new RegistrationLimit(database.db, registrationsPerHour ?? 1000),
+    passwords: PASSWORDS,
     pollBudget: { burst: 1e9, perSecond: 1e9 },
     compression,
     restorer: compressor.restore ? { restore: (jxl) => compressor.restore!(jxl) } : undefined,
