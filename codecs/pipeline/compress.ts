@@ -27,7 +27,6 @@ import { encodeJpegPixels } from "../jpeg/encode.ts";
 import { thumbnailOptions } from "../jpeg/options.ts";
 import { type MeasurePlanes, measurePlanes } from "../quality/planes.ts";
 import { IDENTICAL, type QualityReport } from "../quality/report.ts";
-import { spareMetricHeap } from "../quality/ssimulacra2.ts";
 import { collectGarbageSoon } from "../collect-garbage.ts";
 import { giveBackIdleHeaps } from "../idle-heaps.ts";
 import { codecFor, outputCodec, searchCodecs } from "../registry.ts";
@@ -301,17 +300,6 @@ function roundTimings(t: CompressResult["timings"]): CompressResult["timings"] {
   };
 }
 
-/**
- * Encoders this slow (AVIF at 620 ms/MP) run without the metric's heap: rebuilding its pyramids (the original's
- * at about 10 ms/MP, the mosaic's) costs them about 3%.
- */
-const SPARE_METRIC_FROM_MS_PER_MP = 300;
-/**
- * ... when it holds more than this (the pyramids of a 2.6 MP image): below, a saving not worth a rebuild. At 128 MiB
- * the validation set's mixed run (4.1 MP photos, two AVIF jobs at a time) peaked 1,266 MB; at 48 MiB 1,121.
- */
-const SPARE_METRIC_OVER_BYTES = 48 * 2 ** 20;
-
 /** One output: the kept encode, its quality when searched, its metadata plan and format=auto's report. */
 export interface EncodedOutput {
   chosen: Encoded;
@@ -389,12 +377,8 @@ export async function encodeOutput(
     sizeToBeat = Infinity,
   ): Promise<Encoded> => {
     signal.throwIfAborted();
-    // The metric's pyramids and a slow encoder's heap were a large image's peak side by side: they are given
-    // back before such an encode and rebuilt for its measure, from pixels the job holds anyway. The heaps idle
-    // beside any full-size probe go back too (search-heaps.ts).
-    const spared = measure && codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP &&
-      spareMetricHeap(SPARE_METRIC_OVER_BYTES);
-    if ((measure && releaseHeapsBeside(codec, codecs)) || spared) await collectGarbageSoon();
+    // A full-size probe runs without the heaps idle beside it (search-heaps.ts).
+    if (measure && releaseHeapsBeside(codec, codecs)) await collectGarbageSoon();
     let te = performance.now();
     const encoded = await codec.encode(toEncode, using, quality, context);
     const out = codec.carryMetadata(encoded, metadataFor(codec));

@@ -8,16 +8,30 @@
  */
 import type { Codec } from "../codec.ts";
 import { releaseJpegDecoderHeap } from "../jpeg/decode.ts";
+import { spareMetricHeap } from "../quality/ssimulacra2.ts";
 
 /** A heap at or under this is kept (a 1 MP image's MozJPEG encoder; a 4 MP image's JPEG decoder). */
 export const SEARCH_KEEP_HEAP_BYTES = 16 * 2 ** 20;
 
 /**
+ * Encoders this slow (AVIF at 620 ms/MP) run without the metric's heap either (ADR 036): rebuilding its pyramids
+ * (the original's at about 10 ms/MP, the mosaic's) from pixels the job holds anyway costs them about 3%.
+ */
+const SPARE_METRIC_FROM_MS_PER_MP = 300;
+/**
+ * ... when it holds more than this (the pyramids of a 2.6 MP image): below, a saving not worth a rebuild. At 128 MiB
+ * the validation set's mixed run (4.1 MP photos, two AVIF jobs at a time) peaked 1,266 MB; at 48 MiB 1,121.
+ */
+const SPARE_METRIC_OVER_BYTES = 48 * 2 ** 20;
+
+/**
  * Before a full-size encode with `codec`: the other encoders of the search and the JPEG decoder give back their
- * heaps over SEARCH_KEEP_HEAP_BYTES. True when one was dropped (the caller collects it).
+ * heaps over SEARCH_KEEP_HEAP_BYTES, and the metric's when `codec` is slow. True when one was dropped (the
+ * caller collects it).
  */
 export function releaseHeapsBeside(codec: Codec, codecs: readonly Codec[]): boolean {
-  let dropped = releaseJpegDecoderHeap(SEARCH_KEEP_HEAP_BYTES);
+  let dropped = codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP && spareMetricHeap(SPARE_METRIC_OVER_BYTES);
+  dropped = releaseJpegDecoderHeap(SEARCH_KEEP_HEAP_BYTES) || dropped;
   for (const other of codecs) {
     if (other !== codec) dropped = other.releaseEncoderHeap(SEARCH_KEEP_HEAP_BYTES) || dropped;
   }
