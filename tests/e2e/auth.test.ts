@@ -38,7 +38,8 @@ e2eSuite("auth flows in the browser", async ({ newPage, step }) => {
       // Sign out: the header disappears and the session is gone on the server.
       await page.getByRole("button", { name: "Sign Out", exact: true }).first().click();
       await page.waitForFunction(() => !document.querySelector('[data-testid="display-name"]'));
-      assert.equal(await page.evaluate(async () => await (await fetch("/api/user")).json()), null);
+      // Asked with the page's cookies but outside the page: signing out navigates, which would end an evaluate.
+      assert.equal(await (await page.request.get("/api/user")).json(), null);
       // Signed out again, /auth reads the user once more.
       await page.goto("/auth");
       await page.getByRole("tab", { name: "Sign Up" }).waitFor();
