@@ -52,6 +52,13 @@ export interface ScoreSearch {
   goal: number;
   /** A passing probe at most this far above the goal ends the search. */
   slack: number;
+  /**
+   * Whether a passing probe within the slack is followed by one a step lower where the curve reads flat
+   * there (a step's bytes for one probe): not where a probe costs seconds and the slack is wide (a set's AVIF).
+   */
+  stepDownWhenFlat: boolean;
+  /** Score points per quality step before two full probes measure it (the codec's own curve near the goal). */
+  slope: number;
   /** Where probes aim: this far above the goal, so a small misprediction still passes. */
   aimAbove: number;
   /** The first quality to try without a proxy (see `predictQuality`). */
@@ -272,6 +279,7 @@ export async function searchScore<P extends Probe>(
     done.push(p);
     const pass = p.score >= spec.goal;
     if (pass && p.score <= spec.goal + spec.slack) {
+      if (!spec.stepDownWhenFlat) break;
       // Within the slack, unless the curve is flat here: then one step down still passes, for a step's bytes
       // (5% at q91 on one photo, where a step moved the score by 0.2).
       const below = p.quality - 1;
@@ -281,7 +289,7 @@ export async function searchScore<P extends Probe>(
       const step = proxy
         ? (interpolatedReading(proxyScores, p.quality) ?? await proxyAt(p.quality)) -
           (interpolatedReading(proxyScores, below) ?? await proxyAt(below))
-        : slopeNear(done, aim);
+        : slopeNear(done, aim, spec.slope);
       if (p.score - step < spec.goal) break;
       // A step the mosaic reads exactly the same is the same encode (AVIF maps neighbouring qualities to one
       // quantiser): nothing to gain.
@@ -315,7 +323,7 @@ export async function searchScore<P extends Probe>(
       const f = done.find((d) => d.quality === below)!, s = done.find((d) => d.quality === above)!;
       next = Math.ceil(f.quality + ((aim - f.score) * (s.quality - f.quality)) / Math.max(1e-6, s.score - f.score));
     } else {
-      next = Math.round(quality + (aim - p.score) / slopeNear(done, aim));
+      next = Math.round(quality + (aim - p.score) / slopeNear(done, aim, spec.slope));
     }
     next = clamp(next, below + 1, above - 1);
     if (done.some((d) => d.quality === next)) next = pass ? next - 1 : next + 1;
@@ -337,12 +345,12 @@ function proxySlope(readings: Map<number, number>, q: number): number {
   return clamp((sa - sb) / (qa - qb), 0.15, 4);
 }
 
-/** Score points per quality step near the aim: from the two probes closest to it, else a prior. */
-const PRIOR_SLOPE = 0.8;
-function slopeNear(done: Probe[], aim: number): number {
-  if (done.length < 2) return PRIOR_SLOPE;
+/** Score points per quality step near 80 for MozJPEG, the prior where nothing better is known. */
+export const PRIOR_SLOPE = 0.8;
+function slopeNear(done: Probe[], aim: number, prior: number): number {
+  if (done.length < 2) return prior;
   const [a, b] = [...done].sort((x, y) => Math.abs(x.score - aim) - Math.abs(y.score - aim));
-  if (a!.quality === b!.quality) return PRIOR_SLOPE;
+  if (a!.quality === b!.quality) return prior;
   return clamp((a!.score - b!.score) / (a!.quality - b!.quality), 0.15, 4);
 }
 

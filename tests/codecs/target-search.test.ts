@@ -155,6 +155,39 @@ Deno.test("a goal the mosaic reads out of reach at every quality ends the search
   await searchScore(spec, curve(70, 0.5).probe, near);
 });
 
+Deno.test("a set's AVIF search ends at its first passing probe within its slack; a single image's steps down a flat curve", async () => {
+  // A flat curve (0.3 a step) and a mosaic reading exactly the prior offset (1.8) below it: the first probe,
+  // q80 at 80.3, passes a goal of 79.9 within the slack, and one step lower (80.0) still passes.
+  const goal = 79.9;
+  const proxy = (q: number) => Promise.resolve(scoreAt(80.3, 0.3, q) + 1.8);
+  const qualities = async (codec: Codec, inSet: boolean) => {
+    const { probe, probed } = curve(80.3, 0.3);
+    const outcome = await searchScore(scoreSearchFor(codec, goal, "4:2:0", { inSet }), probe, proxy);
+    assert.ok(outcome.passed && outcome.chosen.score >= goal);
+    return probed.map((p) => p.quality);
+  };
+  assert.deepEqual(await qualities(CODECS.avif, false), [80, 79], "a single image takes the step down");
+  assert.deepEqual(await qualities(CODECS.avif, true), [80], "a set's AVIF probe within its slack ends the search");
+  // JPEG's probes cost milliseconds: a set's JPEG search still takes the step.
+  assert.deepEqual(await qualities(mozjpeg, true), [80, 79]);
+});
+
+Deno.test("a set's search without a mosaic steps by its codec's own slope", async () => {
+  // An AVIF-like curve, 0.5 a step: from a start scoring 2 points over the goal, MozJPEG's prior slope (0.8)
+  // steps 2-3 qualities and lands high; AVIF's own (0.5) reaches the aim's window in one step.
+  const avif = CODECS.avif;
+  const goal = 80;
+  const start = 85;
+  const at80 = goal + 2.25 - 0.5 * (start - 80) + 0.004 * 25;
+  const prior = curve(at80, 0.5);
+  await searchScore({ ...scoreSearchFor(avif, goal, "4:2:0"), start }, prior.probe);
+  const own = curve(at80, 0.5);
+  const outcome = await searchScore({ ...scoreSearchFor(avif, goal, "4:2:0", { inSet: true }), start }, own.probe);
+  assert.equal(own.probed.length, 2, `probed ${own.probed.map((p) => `q${p.quality}=${p.score.toFixed(2)}`)}`);
+  assert.ok(outcome.chosen.score >= goal && outcome.chosen.score <= goal + 1, `${outcome.chosen.score}`);
+  assert.ok(prior.probed.length > own.probed.length, `with the prior: ${prior.probed.map((p) => `q${p.quality}`)}`);
+});
+
 Deno.test("the prediction starts near q80 for auto and uses 4:4:4 only for high goals", () => {
   assert.ok(Math.abs(predictQuality(80, "4:2:0") - 80) <= 2);
   assert.equal(chromaForGoal(80, false), "4:2:0");
