@@ -20,6 +20,11 @@ export interface EncodeContext {
    * for it: an encoder whose effort depends on the size (AVIF's speed) encodes it as it would the whole.
    */
   imagePixels?: number;
+  /**
+   * One file of a web set, which encodes every width in every format: an encoder whose effort depends on the
+   * size gives each width the effort it gives large images.
+   */
+  inSet?: boolean;
 }
 
 export interface Codec {

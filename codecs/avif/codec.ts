@@ -27,7 +27,7 @@ export const avif: Codec = {
       return Promise.reject(new CodecError("unsupported_format", message));
     }
     const size = context.imagePixels ?? pixels.width * pixels.height;
-    return encodeAvifPixels(pixels, avifOptions(settings, quality, context.grayscale, size));
+    return encodeAvifPixels(pixels, avifOptions(settings, quality, context.grayscale, size, context.inSet));
   },
   releaseEncoderHeap: releaseAvifEncoder,
   carryMetadata: addAvifMetadata,

@@ -15,9 +15,13 @@ export const SPEED_BY_MODE: Readonly<Record<Mode, number>> = { speed: 8, balance
  */
 export const SLOWER_UP_TO_PIXELS = 4_500_000;
 
-/** The speed preset for `mode` on an image of `pixels`. */
-export const avifSpeed = (mode: Mode, pixels: number): number =>
-  mode === "balanced" && pixels <= SLOWER_UP_TO_PIXELS ? SPEED_BY_MODE.quality : SPEED_BY_MODE[mode];
+/**
+ * The speed preset for `mode` on an image of `pixels`. A web set's files keep the mode's own speed at every
+ * width: speed 6 made its AVIF files 1.4-2.3% smaller for a third more of the set's time (four 9-13 MP set
+ * photos in each corpus: 22-26% of the set's time saved at speed 7; codecs/README.md, "Web sets").
+ */
+export const avifSpeed = (mode: Mode, pixels: number, inSet = false): number =>
+  mode === "balanced" && !inSet && pixels <= SLOWER_UP_TO_PIXELS ? SPEED_BY_MODE.quality : SPEED_BY_MODE[mode];
 
 /**
  * 4:2:2 is not in either AVIF profile (Baseline is AV1 Main: 4:2:0 and grey; Advanced is AV1 High: 4:4:4), so
@@ -33,10 +37,11 @@ export function avifOptions(
   quality: number,
   grayscale: boolean,
   pixels: number,
+  inSet = false,
 ): AvifOptions {
   return whitelist({
     quality,
-    speed: avifSpeed(settings.mode, pixels),
+    speed: avifSpeed(settings.mode, pixels, inSet),
     subsample: avifSubsample(settings.chromaSubsampling, grayscale),
   });
 }

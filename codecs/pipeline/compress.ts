@@ -367,7 +367,7 @@ export async function encodeOutput(
     if (!plans.has(carries)) plans.set(carries, planMetadata(info, settings.stripMetadata, carries));
     return plans.get(carries)!;
   };
-  const context = { grayscale, scoreGoal: goal !== null, imagePixels: toEncode.width * toEncode.height };
+  const context = { grayscale, scoreGoal: goal !== null, imagePixels: toEncode.width * toEncode.height, inSet };
 
   const encodeAt = async (
     codec: Codec,
