@@ -30,13 +30,19 @@ import { measureOutput } from "./measure.ts";
 const AUTO: Target = { kind: "auto" };
 
 /**
- * One of the parts a set is split into when it runs alone on several workers (ADR 038): part `index` of `of`
- * takes its share of the widths (`widthsOfPart`); the parts' results are joined by `joinSetParts`.
+ * One of the parts a set is split into when it runs alone on several workers (ADR 038): the parts take the
+ * set's widths one at a time, widest first, from one counter they share (`takeWidths`), so a part that is done
+ * early takes the next width instead of waiting for the other; `joinSetParts` joins their results.
  */
 export interface SetPart {
-  index: number;
+  /** The index of the next width to take, in `next[0]`: over a SharedArrayBuffer, seen by every part. */
+  next: Int32Array;
+  /** How many parts share it. */
   of: number;
 }
+
+/** The shared counter of a set split into `of` parts (SetPart). */
+export const newSetPart = (of: number): SetPart => ({ next: new Int32Array(new SharedArrayBuffer(4)), of });
 
 /**
  * A set runs on at most this many workers: the widest width is about half a default set's pixels (so a third
@@ -49,18 +55,20 @@ export const setLanes = (s: { widths: readonly number[] | null }): number =>
   Math.min(MAX_SET_PARTS, s.widths?.length ?? 1);
 
 /**
- * Part `part.index`'s widths (widest first): the widths dealt, widest first, each to the part with the fewest
- * pixels so far (a width's cost follows its pixels). Part 0 always has the widest; a later part may have none.
+ * The widths a part works on, widest first: each taken from the counter when the part is ready for it (the
+ * first before the photo is decoded, so a part left with none decodes nothing); without a part, all of them.
  */
-export function widthsOfPart(widths: readonly number[], part: SetPart): number[] {
-  const load = Array.from({ length: part.of }, () => 0);
-  const mine: number[] = [];
-  for (const width of [...widths].sort((a, b) => b - a)) {
-    const lightest = load.indexOf(Math.min(...load));
-    load[lightest]! += width * width;
-    if (lightest === part.index) mine.push(width);
-  }
-  return mine;
+export function takeWidths(
+  widths: readonly number[],
+  part?: SetPart,
+): { next(): number | null; expected: number } {
+  const sorted = [...widths].sort((a, b) => b - a);
+  let own = 0;
+  return {
+    next: () => sorted[part ? Atomics.add(part.next, 0, 1) : own++] ?? null,
+    // For progress: the part's even share.
+    expected: part ? Math.ceil(sorted.length / part.of) : sorted.length,
+  };
 }
 
 /** What a worker runs for a job: a web set (or a part of one) when the settings ask for widths, else one output. */
@@ -83,14 +91,15 @@ export async function compressSet(
   // The share is known from the header: a part with no width left (a photo narrower than most widths) decodes
   // nothing.
   const header = inspectJpeg(bytes);
-  const all = setWidths(settings.widths!, header.displayWidth);
-  const widths = part ? widthsOfPart(all, part) : all.sort((a, b) => b - a);
-  if (widths.length === 0) return emptyPart(bytes.length, timings);
+  const widths = takeWidths(setWidths(settings.widths!, header.displayWidth), part);
+  let width = widths.next();
+  if (width === null) return emptyPart(bytes.length, timings);
   const { info, upright } = await openSource(signal, input, onProgress, timings, header);
   let t = performance.now();
   const thumbnail = await encodeThumbnail(upright);
 
-  const steps = widths.length * settings.formats.length;
+  // Progress counts against the part's even share (it may take more: then it stays near the end).
+  const steps = widths.expected * settings.formats.length;
   const files: SetOutput[] = [];
   let lowest: QualityReport | null = null;
   // Formats whose wider width needed full chroma: their narrower widths search it first.
@@ -98,7 +107,7 @@ export async function compressSet(
   // The quality each encoder's wider width landed on: where a narrower width's search starts without a mosaic.
   const startAt = new Map<Codec, number>();
   try {
-    for (const width of widths) {
+    for (; width !== null; width = widths.next()) {
       t = performance.now();
       const plan = planResize(upright.width, upright.height, { maxWidth: width, maxHeight: null, fit: "inside" });
       const image = plan ? resample(upright, plan) : upright;
@@ -137,7 +146,8 @@ export async function compressSet(
             fullChromaFirst: fullChroma.has(holds ?? format),
             startAt,
             inSet: true,
-            onProgress: (stage, percent) => onProgress(stage, 10 + Math.round((85 * (done + percent / 100)) / steps)),
+            onProgress: (stage, percent) =>
+              onProgress(stage, Math.min(95, 10 + Math.round((85 * (done + percent / 100)) / steps))),
           });
           if (toEncode !== image) releasePixels(toEncode);
           if (chroma === "4:4:4") fullChroma.add(holds ?? format);
@@ -208,11 +218,13 @@ function emptyPart(originalSize: number, timings: CompressTimings): CompressResu
 }
 
 /**
- * One set's result from its parts (part 0 first, which holds the widest width): the files widest first, each
- * width's formats in the order the part made them; the weakest score; the time the parts took side by side.
+ * One set's result from its parts: the files widest first, each width's formats in the order its part made
+ * them; the size, thumbnail and metadata report of the part that made the widest; the weakest score; the time
+ * the parts took side by side.
  */
 export function joinSetParts(parts: readonly CompressResult[]): CompressResult {
-  const made = parts.filter((p) => (p.set ?? []).length > 0);
+  // A part's result has its widest file's size: the widest part first.
+  const made = parts.filter((p) => (p.set ?? []).length > 0).sort((a, b) => b.width - a.width);
   const first = made[0]!;
   const files = made.flatMap((p) => p.set!).sort((a, b) => b.width - a.width);
   const lowest = made.map((p) => p.quality).reduce((a, b) => (!a || (b && b.ssimulacra2 < a.ssimulacra2) ? b : a));

@@ -12,7 +12,7 @@ import { CodecError, fromCodecErrorData } from "../errors.ts";
 import type { CompressResult, ImageInput, MeasuredResult, ProgressCallback, QualityReport } from "../types.ts";
 import { returnFreedMemory } from "../libc.ts";
 import type { FromWorker, ToWorker, WorkerTask } from "./protocol.ts";
-import { joinSetParts, setLanes, type SetPart } from "../pipeline/web-set.ts";
+import { joinSetParts, newSetPart, setLanes, type SetPart } from "../pipeline/web-set.ts";
 import { type CodecWorker, createWorkerHost } from "./worker-host.ts";
 
 export interface CodecPoolOptions {
@@ -334,11 +334,12 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
     const onOuterAbort = () => cancel.abort(outer!.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
     const percents = Array.from({ length: parts }, () => 0);
+    const part = newSetPart(parts);
     try {
       return joinSetParts(
         await Promise.all(inputs.map((input, index) =>
           submit<CompressResult>(
-            compressTask(input, settings, compressOptions, { index, of: parts }),
+            compressTask(input, settings, compressOptions, part),
             compressOptions.priority ?? 0,
             {
               signal: cancel.signal,

@@ -1,20 +1,39 @@
 /** A web set split over the pool's workers when it runs alone (ADR 038): the widths dealt, the parts joined. */
 import assert from "node:assert/strict";
 import { CodecError, createCodecPool } from "../../codecs/mod.ts";
-import { widthsOfPart } from "../../codecs/pipeline/web-set.ts";
+import { compressSet, joinSetParts, newSetPart, takeWidths } from "../../codecs/pipeline/web-set.ts";
 import { DEFAULT_SET_WIDTHS } from "../../contract/web-sets.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
 import { fixture, settings, smoothPhoto } from "./helpers.ts";
 
-Deno.test("the widths are dealt by pixels, widest first: part 0 holds the widest, every width once", () => {
-  const all = [...DEFAULT_SET_WIDTHS];
-  const parts = [0, 1].map((index) => widthsOfPart(all, { index, of: 2 }));
-  // 2560² against 1920² + 1280² + 640²: the widest alone is about half the set's pixels.
-  assert.deepEqual(parts, [[2560], [1920, 1280, 640]]);
-  assert.deepEqual(widthsOfPart([100, 300, 200, 250], { index: 0, of: 2 }), [300, 100]);
-  assert.deepEqual(widthsOfPart([100, 300, 200, 250], { index: 1, of: 2 }), [250, 200]);
-  // One width: the second part has none.
-  assert.deepEqual([0, 1].map((index) => widthsOfPart([640], { index, of: 2 })), [[640], []]);
+Deno.test("the parts take the widths from one counter, widest first, each width once", () => {
+  const part = newSetPart(2);
+  const [a, b] = [takeWidths([...DEFAULT_SET_WIDTHS], part), takeWidths([...DEFAULT_SET_WIDTHS], part)];
+  // Whoever asks next gets the next widest: a part done early takes more.
+  assert.deepEqual([a.next(), b.next(), b.next(), a.next(), a.next(), b.next()], [2560, 1920, 1280, 640, null, null]);
+  assert.equal(a.expected, 2, "progress counts an even share");
+  // Without a part: every width, widest first.
+  const alone = takeWidths([100, 300, 200]);
+  assert.deepEqual([alone.next(), alone.next(), alone.next(), alone.next()], [300, 200, 100, null]);
+  assert.equal(alone.expected, 3);
+});
+
+Deno.test("a part that finds no width left decodes nothing, and the joined set is the other part's", async () => {
+  const part = newSetPart(2);
+  const input = { bytes: await fixture("base.jpg"), settings: setSettings([64, 32]), maxPixels: 50e6, part };
+  const signal = new AbortController().signal;
+  // One after the other: the first part takes both widths.
+  const first = await compressSet(signal, input);
+  const second = await compressSet(signal, input);
+  assert.deepEqual(second.set, []);
+  assert.equal(second.timings.decodeMs, 0, "nothing decoded");
+  const joined = joinSetParts([second, first]);
+  assert.deepEqual(joined.set!.map((f) => [f.width, f.format]), [[64, "avif"], [64, "jpeg"], [32, "avif"], [
+    32,
+    "jpeg",
+  ]]);
+  assert.equal(joined.width, 64, "the widest part's size, whichever finished first");
+  assert.deepEqual(joined.thumbnail, first.thumbnail);
 });
 
 const setSettings = (widths: number[]): CompressSettings =>
