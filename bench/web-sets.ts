@@ -32,7 +32,8 @@ export async function webSetBench(corpus: CorpusImage[]) {
   try {
     const fixedJob = () => pool.compress(photo.bytes.slice(), DEFAULT_SETTINGS, { deferScore: true });
     await Promise.all([fixedJob(), fixedJob()]); // both workers warm
-    const fixed = (await timed(fixedJob)).ms;
+    // The faster of two runs, as the HTTP line takes it: one run moved by a third between runs on this machine.
+    const fixed = Math.min((await timed(fixedJob)).ms, (await timed(fixedJob)).ms);
     const { result: set, ms } = await timed(() => pool.compress(photo.bytes.slice(), setSettings, { lanes: 2 }));
     const oneWorker = (await timed(() => pool.compress(photo.bytes.slice(), setSettings, { lanes: 1 }))).ms;
     const files = set.set ?? [];
