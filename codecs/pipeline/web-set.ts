@@ -88,8 +88,8 @@ export async function compressSet(
   const started = performance.now();
   const timings = newTimings(0);
   const { bytes, settings, part } = input;
-  // The share is known from the header: a part with no width left (a photo narrower than most widths) decodes
-  // nothing.
+  // The widths are known from the header: a part that finds none left (a photo narrower than most widths, or
+  // the other part took them) decodes nothing.
   const header = inspectJpeg(bytes);
   const widths = takeWidths(setWidths(settings.widths!, header.displayWidth), part);
   let width = widths.next();
