@@ -354,6 +354,7 @@ export function createCodecPool(options: CodecPoolOptions): CodecPool {
             throw error;
           })
         )),
+        settings.formats,
       );
     } finally {
       outer?.removeEventListener("abort", onOuterAbort);

@@ -1,21 +1,31 @@
 /** A web set split over the pool's workers when it runs alone (ADR 038): the widths dealt, the parts joined. */
 import assert from "node:assert/strict";
 import { CodecError, createCodecPool } from "../../codecs/mod.ts";
-import { compressSet, joinSetParts, newSetPart, takeWidths } from "../../codecs/pipeline/web-set.ts";
+import { compressSet, joinSetParts, newSetPart, setUnits, takeUnits } from "../../codecs/pipeline/web-set.ts";
 import { DEFAULT_SET_WIDTHS } from "../../contract/web-sets.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
 import { fixture, settings, smoothPhoto } from "./helpers.ts";
 
-Deno.test("the parts take the widths from one counter, widest first, each width once", () => {
+Deno.test("the parts take the set's units from one counter, widest first: a width's AVIF and its JPEG apart", () => {
+  const units = setUnits([...DEFAULT_SET_WIDTHS], ["jpeg", "jxl", "avif"]);
+  // Within a width the slow format alone first, then JPEG with the JPEG XL that holds its encode.
+  assert.deepEqual(units.slice(0, 3), [
+    { width: 2560, formats: ["avif"] },
+    { width: 2560, formats: ["jpeg", "jxl"] },
+    { width: 1920, formats: ["avif"] },
+  ]);
+  assert.equal(units.length, 8);
   const part = newSetPart(2);
-  const [a, b] = [takeWidths([...DEFAULT_SET_WIDTHS], part), takeWidths([...DEFAULT_SET_WIDTHS], part)];
-  // Whoever asks next gets the next widest: a part done early takes more.
-  assert.deepEqual([a.next(), b.next(), b.next(), a.next(), a.next(), b.next()], [2560, 1920, 1280, 640, null, null]);
-  assert.equal(a.expected, 2, "progress counts an even share");
-  // Without a part: every width, widest first.
-  const alone = takeWidths([100, 300, 200]);
-  assert.deepEqual([alone.next(), alone.next(), alone.next(), alone.next()], [300, 200, 100, null]);
-  assert.equal(alone.expected, 3);
+  const [a, b] = [takeUnits(units, part), takeUnits(units, part)];
+  // Whoever asks next gets the next one: a part done early takes more.
+  const taken = [a.next(), b.next(), b.next(), b.next(), a.next()].map((u) => `${u!.width} ${u!.formats}`);
+  assert.deepEqual(taken, ["2560 avif", "2560 jpeg,jxl", "1920 avif", "1920 jpeg,jxl", "1280 avif"]);
+  for (let i = 0; i < 3; i++) assert.ok(a.next());
+  assert.equal(b.next(), null, "every unit once");
+  assert.equal(a.expected, 4, "progress counts an even share");
+  // Without a part: every unit.
+  const alone = takeUnits(setUnits([100, 300], ["jpeg"]));
+  assert.deepEqual([alone.next()?.width, alone.next()?.width, alone.next()], [300, 100, null]);
 });
 
 Deno.test("a part that finds no width left decodes nothing, and the joined set is the other part's", async () => {
@@ -27,7 +37,7 @@ Deno.test("a part that finds no width left decodes nothing, and the joined set i
   const second = await compressSet(signal, input);
   assert.deepEqual(second.set, []);
   assert.equal(second.timings.decodeMs, 0, "nothing decoded");
-  const joined = joinSetParts([second, first]);
+  const joined = joinSetParts([second, first], input.settings.formats);
   assert.deepEqual(joined.set!.map((f) => [f.width, f.format]), [[64, "avif"], [64, "jpeg"], [32, "avif"], [
     32,
     "jpeg",
@@ -62,7 +72,7 @@ Deno.test("a set given two lanes runs on both workers and comes back whole, each
   }
 });
 
-Deno.test("a photo narrower than all but one width: the second part makes nothing and the set is whole", async () => {
+Deno.test("a photo narrower than all but one width: that width's files come back whole", async () => {
   const pool = createCodecPool({ size: 2, jobTimeoutMs: 120_000, maxQueue: 4 });
   try {
     const result = await pool.compress(await fixture("base.jpg"), setSettings([64, 640, 1280]), { lanes: 2 });
