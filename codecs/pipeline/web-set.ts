@@ -46,12 +46,12 @@ export interface SetPart {
 export const newSetPart = (of: number): SetPart => ({ next: new Int32Array(new SharedArrayBuffer(4)), of });
 
 /**
- * A set runs on at most this many workers: the widest width is about half a default set's pixels (so a third
+ * A set runs on at most this many workers: its widest AVIF is the longest unit of a default set (so a third
  * worker would shorten it little), and each part decodes the photo again.
  */
 export const MAX_SET_PARTS = 2;
 
-/** The workers a job's settings can use at once: a web set's parts (one per width, at most MAX_SET_PARTS). */
+/** The workers a job's settings can use at once: a web set with more than one width is split in MAX_SET_PARTS. */
 export const setLanes = (s: { widths: readonly number[] | null }): number =>
   Math.min(MAX_SET_PARTS, s.widths?.length ?? 1);
 
