@@ -134,17 +134,19 @@ export function resample(image: RgbaImage, plan: ResizePlan): RgbaImage {
   const sh = Math.max(1, Math.floor((Math.min(image.height, Math.ceil(crop.y + crop.height)) - y0) / s));
   const h = weightsFor(outW, (crop.x - x0) / s, crop.width / s, sw);
   const v = weightsFor(outH, (crop.y - y0) / s, crop.height / s, sh);
-  const rowLo = v.first[0]!;
-  const rowHi = v.first[outH - 1]! + v.count[outH - 1]! - 1;
-  const rows = rowHi - rowLo + 1;
   const line = new Float32Array(sw * 3);
   const inv = 1 / (s * s);
-  // Horizontal pass: each sample row in linear light once, then the taps → linear RGB at the output's width.
-  const mid = new Float32Array(outW * rows * 3);
-  for (let y = 0; y < rows; y++) {
+  // The horizontal pass's rows (linear RGB at the output's width) live in a ring of as many rows as the
+  // vertical kernel spans: an output row needs only those, and rows are needed in order. (A whole
+  // intermediate image took 124 MB for a 12 MP photo at 2,560 px.)
+  const ringRows = v.taps;
+  const stride = outW * 3;
+  const ring = new Float32Array(ringRows * stride);
+  let made = 0; // the next sample row to make: those below it are in the ring or no longer needed
+  const makeRow = (y: number) => {
     line.fill(0);
     for (let dy = 0; dy < s; dy++) {
-      let p = ((y0 + (rowLo + y) * s + dy) * srcW + x0) * 4;
+      let p = ((y0 + y * s + dy) * srcW + x0) * 4;
       for (let x = 0, l = 0; x < sw; x++, l += 3) {
         for (let dx = 0; dx < s; dx++, p += 4) {
           line[l]! += TO_LINEAR[src[p]!]!;
@@ -154,7 +156,7 @@ export function resample(image: RgbaImage, plan: ResizePlan): RgbaImage {
       }
     }
     if (s > 1) { for (let l = 0; l < line.length; l++) line[l]! *= inv; }
-    const midRow = y * outW * 3;
+    const at = (y % ringRows) * stride;
     for (let x = 0; x < outW; x++) {
       let r = 0, g = 0, b = 0;
       const base = x * h.taps;
@@ -165,28 +167,31 @@ export function resample(image: RgbaImage, plan: ResizePlan): RgbaImage {
         g += w * line[l + 1]!;
         b += w * line[l + 2]!;
       }
-      const m = midRow + x * 3;
-      mid[m] = r;
-      mid[m + 1] = g;
-      mid[m + 2] = b;
+      const m = at + x * 3;
+      ring[m] = r;
+      ring[m + 1] = g;
+      ring[m + 2] = b;
     }
-  }
-  // Vertical pass: linear rows → sRGB output.
+  };
+  // Vertical pass: the ring's rows → sRGB output.
   const out = new Uint8ClampedArray(outW * outH * 4);
-  const stride = outW * 3;
+  const rowAt = new Int32Array(ringRows);
   for (let y = 0; y < outH; y++) {
     const base = y * v.taps;
-    const top = (v.first[y]! - rowLo) * stride;
+    const first = v.first[y]!;
     const n = v.count[y]!;
+    if (made < first) made = first;
+    while (made < first + n) makeRow(made++);
+    for (let k = 0; k < n; k++) rowAt[k] = ((first + k) % ringRows) * stride;
     const o = y * outW * 4;
-    for (let x = 0; x < outW; x++) {
+    for (let x = 0, c = 0; x < outW; x++, c += 3) {
       let r = 0, g = 0, b = 0;
-      let m = top + x * 3;
-      for (let k = 0; k < n; k++, m += stride) {
+      for (let k = 0; k < n; k++) {
         const w = v.weights[base + k]!;
-        r += w * mid[m]!;
-        g += w * mid[m + 1]!;
-        b += w * mid[m + 2]!;
+        const m = rowAt[k]! + c;
+        r += w * ring[m]!;
+        g += w * ring[m + 1]!;
+        b += w * ring[m + 2]!;
       }
       const q = o + x * 4;
       out[q] = TO_SRGB[Math.round(Math.min(1, Math.max(0, r)) * ENCODE_STEPS)]!;

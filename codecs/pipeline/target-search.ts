@@ -54,7 +54,7 @@ export interface ScoreSearch {
   slack: number;
   /**
    * Whether a passing probe within the slack is followed by one a step lower where the curve reads flat
-   * there (a step's bytes for one probe): not where a probe costs seconds and the slack is wide (a set's AVIF).
+   * there (a step's bytes for one probe): not in a web set, where every width in every format is searched.
    */
   stepDownWhenFlat: boolean;
   /** Score points per quality step before two full probes measure it (the codec's own curve near the goal). */

@@ -155,12 +155,12 @@ Deno.test("a goal the mosaic reads out of reach at every quality ends the search
   await searchScore(spec, curve(70, 0.5).probe, near);
 });
 
-Deno.test("a set's AVIF search ends at its first passing probe within its slack; a single image's steps down a flat curve", async () => {
+Deno.test("a set's search ends at its first passing probe within its slack; a single image's steps down a flat curve", async () => {
   // A flat curve (0.3 a step) and a mosaic reading exactly the prior offset (1.8) below it: the first probe,
   // q80 at 80.3, passes a goal of 79.9 within the slack, and one step lower (80.0) still passes.
   const goal = 79.9;
-  const proxy = (q: number) => Promise.resolve(scoreAt(80.3, 0.3, q) + 1.8);
-  const qualities = async (codec: Codec, inSet: boolean) => {
+  const qualities = async (codec: Codec, inSet: boolean, mosaicAbove = 1.8) => {
+    const proxy = (q: number) => Promise.resolve(scoreAt(80.3, 0.3, q) + mosaicAbove);
     const { probe, probed } = curve(80.3, 0.3);
     const outcome = await searchScore(scoreSearchFor(codec, goal, "4:2:0", { inSet }), probe, proxy);
     assert.ok(outcome.passed && outcome.chosen.score >= goal);
@@ -168,8 +168,14 @@ Deno.test("a set's AVIF search ends at its first passing probe within its slack;
   };
   assert.deepEqual(await qualities(CODECS.avif, false), [80, 79], "a single image takes the step down");
   assert.deepEqual(await qualities(CODECS.avif, true), [80], "a set's AVIF probe within its slack ends the search");
-  // JPEG's probes cost milliseconds: a set's JPEG search still takes the step.
-  assert.deepEqual(await qualities(mozjpeg, true), [80, 79]);
+  // JPEG, a set's fallback for browsers without AVIF: its first passing probe within the slack is kept too.
+  assert.deepEqual(await qualities(mozjpeg, false), [80, 79]);
+  assert.deepEqual(await qualities(mozjpeg, true), [80]);
+  // A mosaic reading 1.5 points lower than the prior offset says: the first probe lands 1.5-2 over the goal,
+  // within a set's AVIF slack (2 points), not within a single image's (0.5).
+  const high = await qualities(CODECS.avif, true, 0.3);
+  assert.equal(high.length, 1, `probed q${high}`);
+  assert.ok((await qualities(CODECS.avif, false, 0.3)).length > 1);
 });
 
 Deno.test("a set's search without a mosaic steps by its codec's own slope", async () => {
