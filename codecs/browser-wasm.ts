@@ -13,6 +13,7 @@ import {
   METRIC_WASM,
   METRIC_WASM_PORTABLE,
   packageWasmKey,
+  RESIZE_WASM,
   useCompiledModules,
 } from "./wasm.ts";
 
@@ -44,7 +45,7 @@ export async function loadBrowserCodecs(): Promise<void> {
         modules[packageWasmKey(entry, file)] = await compile(PACKAGE_FILES[name]);
       },
     ),
-    ...[JPEGLI_WASM, METRIC_WASM_PORTABLE].map(async (url) => {
+    ...[JPEGLI_WASM, METRIC_WASM_PORTABLE, RESIZE_WASM].map(async (url) => {
       modules[url.href] = await compile(url);
     }),
     compile(METRIC_WASM).then((m) => void (modules[METRIC_WASM.href] = m), () => {}),

@@ -39,7 +39,9 @@ export const METRIC_WASM_PORTABLE = new URL("./quality/ssimulacra2-fma-emulated.
 export const JPEGLI_WASM = new URL("./jpegli/jpegli.wasm", import.meta.url);
 /** libjxl's lossless JPEG ⇄ JPEG XL transcoder, built by scripts/build-jxl-wasm.sh (codecs/jxl/). */
 export const JXL_WASM = new URL("./jxl/jxl.wasm", import.meta.url);
-const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM, JXL_WASM];
+/** The resampler's two passes in WASM SIMD, built by scripts/build-resize-wasm.sh (image/resize.c). */
+export const RESIZE_WASM = new URL("./image/resize.wasm", import.meta.url);
+const OWN_WASM: readonly URL[] = [METRIC_WASM, METRIC_WASM_PORTABLE, JPEGLI_WASM, JXL_WASM, RESIZE_WASM];
 
 /** Our own modules, ready for synchronous instantiation (the metric's API is synchronous). */
 const ownCompiled = new Map<string, WebAssembly.Module>();
