@@ -9,7 +9,14 @@ export default defineConfig({
   plugins: [articlesPlugin(), react(), tailwindcss()],
   // The one way to reach the server (web/src/api); deno.json "imports" maps it the same for deno check/test.
   resolve: { alias: { "@web-api": fileURLToPath(new URL("./web/src/api", import.meta.url)) } },
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    // The live preview's worker fetches each WASM module under a CSP whose connect-src has no data: URLs, so
+    // none is inlined, however small (the resampler's is 2 KB).
+    assetsInlineLimit: (file: string) => (file.endsWith(".wasm") ? false : undefined),
+  },
   // The live preview's worker (web/src/features/live-preview) is an ES module: the codecs' glue splits into chunks.
   worker: { format: "es" },
   // The day the pages were prerendered: the privacy page's first render repeats it, so a build from
