@@ -72,7 +72,7 @@ function centredCrop(width: number, height: number, outW: number, outH: number) 
 }
 
 // sRGB ↔ linear. Decoding is a 256-entry table; encoding looks up 4,096 steps of linear light, fine enough
-// that a round trip of every 8-bit value returns it unchanged (tested).
+// that a round trip of every 8-bit value returns it unchanged (tested). resize.c rounds to the same 4,096 steps.
 const TO_LINEAR = new Float32Array(256);
 for (let i = 0; i < 256; i++) {
   const c = i / 255;
