@@ -59,6 +59,11 @@ export interface Codec {
   decode(bytes: Uint8Array): Promise<RgbaImage>;
   /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */
   predictQuality(goal: number, chroma: ChromaSubsampling): number;
+  /**
+   * The encoder's own setting a quality maps to, where neighbouring qualities share one (AVIF's quantiser): they
+   * make the same file, so a search never probes two qualities of one setting. Absent: each quality its own.
+   */
+  encoderSetting?(quality: number): number;
 }
 
 /** A codec's format facts, from the format manifest (contract/formats.ts): never written twice. */

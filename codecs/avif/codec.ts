@@ -4,6 +4,7 @@ import { addAvifMetadata } from "../container/avif-metadata.ts";
 import { CodecError } from "../errors.ts";
 import { decodeAvifPixels } from "./decode.ts";
 import { encodeAvifPixels, releaseAvifEncoder } from "./encode.ts";
+import { avifQuantizer } from "./meta.ts";
 import { avifOptions } from "./options.ts";
 import { predictQuality } from "./score-curve.ts";
 
@@ -33,4 +34,5 @@ export const avif: Codec = {
   carryMetadata: addAvifMetadata,
   decode: decodeAvifPixels,
   predictQuality,
+  encoderSetting: avifQuantizer,
 };

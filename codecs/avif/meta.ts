@@ -34,6 +34,9 @@ export const defaults: AvifOptions = { quality: 60, speed: 6, subsample: 1 };
 
 const SUBSAMPLES: readonly AvifSubsample[] = [0, 1, 3];
 
+/** libavif's quantiser for a quality (0-63; lower is finer): neighbouring qualities often share one. */
+export const avifQuantizer = (quality: number): number => Math.round(((100 - quality) * 63) / 100);
+
 export function whitelist(options: AvifOptions): AvifBindingOptions {
   const int = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));
   return {

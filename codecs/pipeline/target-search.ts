@@ -67,6 +67,8 @@ export interface ScoreSearch {
   hi: number;
   /** Full-size probes at most. */
   maxProbes: number;
+  /** The encoder's setting for a quality, where several share one (Codec.encoderSetting): probed once. */
+  setting?: (quality: number) => number;
   /**
    * When the mosaic reads below the aim at every quality, even with the most favourable offset measured, end
    * the search with `OutOfReach` instead of probing the highest quality at full size: the caller has another
@@ -258,6 +260,7 @@ export async function searchScore<P extends Probe>(
 ): Promise<{ chosen: P; passed: boolean; probes: number; proxyProbes: number }> {
   const done: P[] = [];
   const aim = spec.goal + spec.aimAbove;
+  const sameEncode = (a: number, b: number) => a === b || (!!spec.setting && spec.setting(a) === spec.setting(b));
   const proxyScores = new Map(known);
   const proxyAt = memoReader(proxyScores, proxy);
   const proxyPrediction = (offset: Offset, lo: number, hi: number, from: number) =>
@@ -282,8 +285,10 @@ export async function searchScore<P extends Probe>(
       if (!spec.stepDownWhenFlat) break;
       // Within the slack, unless the curve is flat here: then one step down still passes, for a step's bytes
       // (5% at q91 on one photo, where a step moved the score by 0.2).
-      const below = p.quality - 1;
-      if (below < spec.lo || done.some((d) => d.quality === below)) break;
+      // The next quality down with an encoder setting of its own (AVIF's neighbours may share p's quantiser).
+      let below = p.quality - 1;
+      while (below >= spec.lo && sameEncode(below, p.quality)) below--;
+      if (below < spec.lo || done.some((d) => sameEncode(d.quality, below))) break;
       // The slope from the readings around: a single mosaic reading has steps of its own (jpegli's mosaic moved
       // more than half a point from q90 to q91 on one validation photo whose full image moved 0.39).
       const step = proxy
@@ -326,7 +331,13 @@ export async function searchScore<P extends Probe>(
       next = Math.round(quality + (aim - p.score) / slopeNear(done, aim, spec.slope));
     }
     next = clamp(next, below + 1, above - 1);
-    if (done.some((d) => d.quality === next)) next = pass ? next - 1 : next + 1;
+    // A quality whose encoder setting is already probed (AVIF's neighbouring qualities share a quantiser) would
+    // make the same file again: the nearest quality in the bracket with a setting of its own, if any.
+    if (done.some((d) => sameEncode(d.quality, next))) {
+      const fresh = [];
+      for (let q = below + 1; q < above; q++) if (!done.some((d) => sameEncode(d.quality, q))) fresh.push(q);
+      next = fresh.sort((a, b) => Math.abs(a - next) - Math.abs(b - next))[0] ?? below;
+    }
     if (next <= below || next >= above || next < spec.lo || next > spec.hi) break;
     quality = next;
   }

@@ -93,6 +93,7 @@ export function scoreSearchFor(
     lo: 20,
     hi: 100,
     maxProbes: MAX_SCORE_PROBES,
+    setting: codec.encoderSetting,
     outOfReachEnds,
   };
 }
