@@ -11,6 +11,7 @@ import { DEFAULT_SET_WIDTHS } from "../contract/web-sets.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
 import { startsWithAscii, visitSegments } from "../codecs/container/jpeg-segments.ts";
+import { concat } from "../codecs/container/isobmff.ts";
 
 /**
  * The first 10-16 MP photo, as the issue's target says (public A18, validation V22); a set without one (a
@@ -42,9 +43,7 @@ export function asPortrait(bytes: Uint8Array): Uint8Array {
     at = end;
   }
   parts.push(bytes.subarray(at));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((offset, p) => (out.set(p, offset), offset + p.length), 0);
-  return out;
+  return concat(parts);
 }
 
 export async function webSetBench(corpus: CorpusImage[]) {

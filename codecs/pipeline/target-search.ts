@@ -296,8 +296,8 @@ export async function searchScore<P extends Probe>(
           (interpolatedReading(proxyScores, below) ?? await proxyAt(below))
         : slopeNear(done, aim, spec.slope);
       if (p.score - step < spec.goal) break;
-      // A step the mosaic reads exactly the same is the same encode (AVIF maps neighbouring qualities to one
-      // quantiser): nothing to gain.
+      // A step the mosaic reads exactly the same is the same encode, for an encoder that declares no setting of
+      // its own (MozJPEG's tables saturate near q100): nothing to gain.
       if (proxy && (await proxyAt(p.quality)) === (await proxyAt(below))) break;
       quality = below;
       continue;
