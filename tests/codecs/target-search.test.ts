@@ -180,6 +180,39 @@ Deno.test("a set's search ends at its first passing probe within its slack; a si
   assert.ok((await qualities(CODECS.avif, false, 0.3)).length > 1);
 });
 
+Deno.test("after a probe that lands high, the mosaic is read near the aim, not halfway down the qualities", async () => {
+  // The mosaic reads 1 point over its photo where the prior expects 1.8: the first probe lands 1-1.5 points
+  // high, and every reading taken so far passes with the measured offset (nothing below them is known). The
+  // next readings follow their slope down to the aim: at most three, each near the floor (halving the
+  // open bracket read q48 first, half a second at 1,920 px for AVIF).
+  for (
+    const [codec, at80, slope] of [[CODECS.avif, 82, 0.5], [mozjpeg, 82.5, 0.8], [CODECS.jpegli, 81.5, 0.3]] as const
+  ) {
+    const label = `${codec.id} ${at80}/${slope}`;
+    const { probe, probed } = curve(at80, slope);
+    const read: number[] = [];
+    const proxy = (q: number) => {
+      read.push(q);
+      return Promise.resolve(scoreAt(at80, slope, q) + 1);
+    };
+    // The readings taken after the first full probe.
+    let readFirst = -1;
+    const spec = scoreSearchFor(codec, 80, "4:2:0");
+    const outcome = await searchScore(spec, (q) => {
+      if (readFirst < 0) readFirst = read.length;
+      return probe(q);
+    }, proxy);
+    assert.ok(outcome.passed, label);
+    const first = probed[0]!;
+    assert.ok(first.score > 80 + spec.slack, `${label}: the first probe lands high (${first.score.toFixed(2)})`);
+    let floor = outcome.chosen.quality;
+    while (scoreAt(at80, slope, floor - 1) >= 80) floor--;
+    const after = read.slice(readFirst);
+    assert.ok(after.length > 0 && after.every((q) => q >= floor - 4), `${label}: read ${read} (floor q${floor})`);
+    assert.ok(after.length <= 3, `${label}: read ${read}`);
+  }
+});
+
 Deno.test("a set's search without a mosaic steps by its codec's own slope", async () => {
   // An AVIF-like curve, 0.5 a step: from a start scoring 2 points over the goal, MozJPEG's prior slope (0.8)
   // steps 2-3 qualities and lands high; AVIF's own (0.5) reaches the aim's window in one step.
