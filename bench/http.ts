@@ -12,6 +12,7 @@ import { API_KEYS_PATHS, type CreatedApiKey } from "../contract/api-keys.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
+import { asPortrait } from "./web-sets.ts";
 
 export interface Client {
   cookie: string;
@@ -258,15 +259,16 @@ export async function webSetBatchMemory(corpus: CorpusImage[], workers: number) 
 /**
  * One photo's default web set as a user waits for it (upload → completed) on a fresh server with `workers`
  * workers, against the same photo's fixed job on that server: the set, alone, runs split over the workers
- * (ADR 038). The server's peak RSS through both.
+ * (ADR 038). Then the same photo as a phone's portrait (EXIF orientation 6) against its own fixed job. The
+ * server's peak RSS through all of them.
  */
 export async function webSetAloneHttp(photo: CorpusImage, workers: number) {
   const server = await startServer({ WORKERS: String(workers) });
   try {
     const client = await premiumClient(server, "bench-set-alone");
-    const wait = async (fields: Record<string, string>) => {
+    const wait = async (image: CorpusImage, fields: Record<string, string>) => {
       const t = performance.now();
-      const ids = await uploadAll(server, client, [photo], fields);
+      const ids = await uploadAll(server, client, [image], fields);
       const jobs = await waitAllSettled(client, ids);
       if (jobs[0]?.status !== "completed") throw new Error(`job ${jobs[0]?.status}: ${jobs[0]?.errorMessage}`);
       const ms = performance.now() - t;
@@ -274,14 +276,31 @@ export async function webSetAloneHttp(photo: CorpusImage, workers: number) {
       await waitAllSettled(client, ids, true);
       return ms;
     };
-    await wait({}); // the workers warm
-    const fixed = Math.min(await wait({}), await wait({}));
-    const set = await wait({ widths: DEFAULT_SET_WIDTHS.join(","), formats: "avif,jpeg" });
+    const setFields = { widths: DEFAULT_SET_WIDTHS.join(","), formats: "avif,jpeg" };
+    const setVsFixed = async (image: CorpusImage) => {
+      await wait(image, {}); // the workers warm
+      const fixed = Math.min(await wait(image, {}), await wait(image, {}));
+      const set = await wait(image, setFields);
+      return {
+        ratio: `${(set / fixed).toFixed(1)}x`,
+        times: `${(set / 1000).toFixed(1)} s against ${(fixed / 1000).toFixed(2)} s`,
+      };
+    };
+    const landscape = await setVsFixed(photo);
     figure(
       "web_set_alone_http_vs_fixed",
-      `${(set / fixed).toFixed(1)}x`,
-      `(${(set / 1000).toFixed(1)} s against ${(fixed / 1000).toFixed(2)} s upload to completed, ${photo.name}, ` +
-        `${workers} workers; target <= 12x)`,
+      landscape.ratio,
+      `(${landscape.times} upload to completed, ${photo.name}, ${workers} workers; target <= 12x)`,
+    );
+    const portrait = await setVsFixed({
+      ...photo,
+      name: photo.name.replace(/(\.jpe?g)?$/i, "-portrait$1"),
+      bytes: asPortrait(photo.bytes),
+    });
+    figure(
+      "web_set_portrait_http_vs_fixed",
+      portrait.ratio,
+      `(${portrait.times} upload to completed, the same photo with EXIF orientation 6; target <= 12x)`,
     );
     figure("web_set_alone_server_peak_rss", await peakRssOf(server.pid), `MB (${workers} workers; target <= 1200)`);
   } finally {
