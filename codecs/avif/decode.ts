@@ -1,4 +1,4 @@
-/** libavif + dav1d decode (the package's decoder), used only to measure AVIF output against the original. */
+/** libavif with libaom's AV1 decoder (the package's build), used only to measure AVIF output against the original. */
 import avifDecoder from "@jsquash/avif/codec/dec/avif_dec.js";
 import { CodecInstance } from "../codec-instance.ts";
 import { CodecError } from "../errors.ts";

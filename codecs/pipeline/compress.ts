@@ -378,7 +378,7 @@ export async function encodeOutput(
   ): Promise<Encoded> => {
     signal.throwIfAborted();
     // A full-size probe runs without the heaps idle beside it (search-heaps.ts).
-    if (measure && releaseHeapsBeside(codec, codecs)) await collectGarbageSoon();
+    if (measure && releaseHeapsBeside(codec)) await collectGarbageSoon();
     let te = performance.now();
     const encoded = await codec.encode(toEncode, using, quality, context);
     const out = codec.carryMetadata(encoded, metadataFor(codec));

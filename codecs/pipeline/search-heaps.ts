@@ -7,6 +7,7 @@
  * once per probe; an encoder, once per switch of encoder), and no measurable time: ADR 040.
  */
 import type { Codec } from "../codec.ts";
+import { CODECS } from "../registry.ts";
 import { releaseJpegDecoderHeap } from "../jpeg/decode.ts";
 import { spareMetricHeap } from "../quality/ssimulacra2.ts";
 
@@ -25,14 +26,15 @@ const SPARE_METRIC_FROM_MS_PER_MP = 300;
 const SPARE_METRIC_OVER_BYTES = 48 * 2 ** 20;
 
 /**
- * Before a full-size encode with `codec`: the other encoders of the search and the JPEG decoder give back their
- * heaps over SEARCH_KEEP_HEAP_BYTES, and the metric's when `codec` is slow. True when one was dropped (the
- * caller collects it).
+ * Before a full-size encode with `codec`: every other encoder and the JPEG decoder give back their heaps over
+ * SEARCH_KEEP_HEAP_BYTES, and the metric's when `codec` is slow. Every encoder, not only the search's: a worker
+ * keeps heaps of up to 48 MiB from its earlier jobs (idle-heaps.ts), and an AVIF job after a JPEG batch found
+ * MozJPEG's and jpegli's beside its own. True when one was dropped (the caller collects it).
  */
-export function releaseHeapsBeside(codec: Codec, codecs: readonly Codec[]): boolean {
+export function releaseHeapsBeside(codec: Codec): boolean {
   let dropped = codec.encodeMsPerMp >= SPARE_METRIC_FROM_MS_PER_MP && spareMetricHeap(SPARE_METRIC_OVER_BYTES);
   dropped = releaseJpegDecoderHeap(SEARCH_KEEP_HEAP_BYTES) || dropped;
-  for (const other of codecs) {
+  for (const other of Object.values(CODECS)) {
     if (other !== codec) dropped = other.releaseEncoderHeap(SEARCH_KEEP_HEAP_BYTES) || dropped;
   }
   return dropped;
