@@ -12,7 +12,7 @@ import { API_KEYS_PATHS, type CreatedApiKey } from "../contract/api-keys.ts";
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
 import { figure } from "./report.ts";
-import { asPortrait } from "./web-sets.ts";
+import { asPortrait } from "./portrait.ts";
 
 export interface Client {
   cookie: string;
