@@ -196,14 +196,13 @@ async function lowestPassingByProxy(
   const interpolated = () =>
     clamp(Math.ceil(fail + ((aim - at(fail)) * (pass - fail)) / Math.max(1e-6, at(pass) - at(fail))), fail + 1, pass);
   const bracketed = () => pass <= hi && fail >= lo;
-  // Where to read first when `from` is outside the bracket. Calibrated (the offset measured by a full probe),
-  // one step past the crossing the slope at the bracket's known end predicts, so that one reading usually
-  // closes it: halving a bracket open on one side read far from the aim (q48 after a passing q79, an AVIF
-  // reading of a quarter to half a second, then three more). Before any full probe the prior offset is a
-  // guess, and halving kept the same results in fewer full probes on both corpora.
+  // Where to read first when `from` is outside the bracket (so a reading at one end of it is known).
+  // Calibrated (the offset measured by a full probe), one step past the crossing the slope at that end
+  // predicts, so that one reading usually closes it: halving a bracket open on one side read far from the aim
+  // (q48 after a passing q79, an AVIF reading of a quarter to half a second, then three more). Before any full
+  // probe the prior offset is a guess, and halving kept the same results in fewer full probes on both corpora.
   const inside = () => {
     if (bracketed() || !calibrated) return Math.floor((pass + fail) / 2);
-    if (pass > hi && fail < lo) return from;
     const [edge, above] = pass <= hi ? [pass, true] : [fail, false];
     const steps = Math.abs(at(edge) - aim) / proxySlope(proxyScores, edge);
     return above ? Math.floor(edge - steps) - 1 : Math.ceil(edge + steps) + 1;
