@@ -521,10 +521,9 @@ static void deinterleave(float *r0, float *r1, float *r2, float *r3, const vec *
 
 typedef struct {
   float *ring[MAX_QUANTITIES]; /* RING_ROWS rows + one zero row */
-  float *state[MAX_QUANTITIES][2][3]; /* per quantity: [y or z][filter k] rows */
+  float *state[MAX_QUANTITIES][2][3]; /* per quantity: [y(n-1) or y(n-2)][filter k] rows */
   vec *inter[MAX_QUANTITIES]; /* interleaved rows to blur, with their zero pads */
   vec *blurred; /* one interleaved blurred row */
-  float *pooled; /* the sums of one row's lanes: 6 × 4 */
 } Scratch;
 
 static void free_scratch(Scratch *s) {
@@ -534,7 +533,6 @@ static void free_scratch(Scratch *s) {
     metric_free(s->inter[q] ? s->inter[q] - PAD_LEFT : 0);
   }
   metric_free(s->blurred);
-  metric_free(s->pooled);
 }
 
 static int alloc_scratch(Scratch *s, int width) {
@@ -553,8 +551,7 @@ static int alloc_scratch(Scratch *s, int width) {
     }
   }
   s->blurred = metric_alloc(stride * sizeof(vec));
-  s->pooled = metric_alloc(6 * 4 * 4);
-  return s->blurred && s->pooled;
+  return s->blurred != 0;
 }
 
 /*
@@ -579,7 +576,6 @@ static void channel_maps(Scratch *s, const float *p1, const float *p2, int width
     for (size_t i = stride; i < stride + PAD_RIGHT; i++) in[i] = wasm_f32x4_splat(0.0f);
   }
   double sum[6] = {0, 0, 0, 0, 0, 0};
-  int parity = 0; /* state[q][parity] holds y[n-1], state[q][1-parity] y[n-2] */
   int n = 1 - big; /* next output row */
   for (int feed = 0; feed < height; feed += 4) {
     const float *r1[4], *r2[4];
@@ -609,63 +605,85 @@ static void channel_maps(Scratch *s, const float *p1, const float *p2, int width
     }
     int last = feed + 3 < height ? feed + 3 : height - 1;
     int until = last == height - 1 ? height - 1 : last - big + 1;
-    for (; n <= until; n++) {
-      int top = n - big - 1, bottom = n + big - 1;
-      vec *pool = (vec *)s->pooled;
-      for (int i = 0; i < 6; i++) pool[i] = wasm_f32x4_splat(0.0f);
-      float *prev[MAX_QUANTITIES][3], *prev2[MAX_QUANTITIES][3], *tops[MAX_QUANTITIES], *bottoms[MAX_QUANTITIES];
-      for (int q = 0; q < quantities; q++) {
-        float *zero_row = s->ring[q] + RING_ROWS * stride;
-        tops[q] = top >= 0 ? s->ring[q] + (top % RING_ROWS) * stride : zero_row;
-        bottoms[q] = bottom < height ? s->ring[q] + (bottom % RING_ROWS) * stride : zero_row;
-        for (int k = 0; k < 3; k++) {
-          prev[q][k] = s->state[q][parity][k];
-          prev2[q][k] = s->state[q][1 - parity][k];
-        }
-      }
-      const float *row1 = n >= 0 ? p1 + (size_t)n * stride : 0, *row2 = n >= 0 ? p2 + (size_t)n * stride : 0;
-      for (size_t x = 0; x < stride; x += 4) {
-        vec mu[MAX_QUANTITIES];
+    while (n <= until) {
+      /* Up to four output rows per sweep across the columns: each column's recursion state stays in registers
+         for them (loaded and stored once, not per row), and each row pools into its own sums in column order,
+         so every output and sum is computed exactly as one row at a time would. */
+      int rows = until - n + 1 < 4 ? until - n + 1 : 4;
+      const float *tops[4][MAX_QUANTITIES], *bottoms[4][MAX_QUANTITIES], *row1[4], *row2[4];
+      for (int r = 0; r < rows; r++) {
+        int top = n + r - big - 1, bottom = n + r + big - 1;
         for (int q = 0; q < quantities; q++) {
-          vec sv = ADD(wasm_v128_load(tops[q] + x), wasm_v128_load(bottoms[q] + x));
-          vec o[3];
+          float *zero_row = s->ring[q] + RING_ROWS * stride;
+          tops[r][q] = top >= 0 ? s->ring[q] + (top % RING_ROWS) * stride : zero_row;
+          bottoms[r][q] = bottom < height ? s->ring[q] + (bottom % RING_ROWS) * stride : zero_row;
+        }
+        row1[r] = n + r >= 0 ? p1 + (size_t)(n + r) * stride : 0;
+        row2[r] = n + r >= 0 ? p2 + (size_t)(n + r) * stride : 0;
+      }
+      vec pool[4][6];
+      for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 6; i++) pool[r][i] = wasm_f32x4_splat(0.0f);
+      }
+      for (size_t x = 0; x < stride; x += 4) {
+        vec mu[4][MAX_QUANTITIES];
+        for (int q = 0; q < quantities; q++) {
+          vec y[3], z[3];
           for (int k = 0; k < 3; k++) {
-            vec y = wasm_v128_load(prev[q][k] + x), z = wasm_v128_load(prev2[q][k] + x);
-            /* Filter 5's d1 is of order 1e-16: −d1·y − z is −z. */
-            vec t = k == 2 ? wasm_f32x4_neg(z) : fma4(SPLAT(-D1[k]), y, wasm_f32x4_neg(z));
-            o[k] = fma4(SPLAT(N2[k]), sv, t);
-            wasm_v128_store(prev2[q][k] + x, o[k]); /* becomes y[n-1]; y[n-1] becomes y[n-2] */
+            y[k] = wasm_v128_load(s->state[q][0][k] + x);
+            z[k] = wasm_v128_load(s->state[q][1][k] + x);
           }
-          mu[q] = ADD(o[0], ADD(o[1], o[2]));
+          for (int r = 0; r < rows; r++) {
+            vec sv = ADD(wasm_v128_load(tops[r][q] + x), wasm_v128_load(bottoms[r][q] + x));
+            vec o[3];
+            for (int k = 0; k < 3; k++) {
+              /* Filter 5's d1 is of order 1e-16: −d1·y − z is −z. */
+              vec t = k == 2 ? wasm_f32x4_neg(z[k]) : fma4(SPLAT(-D1[k]), y[k], wasm_f32x4_neg(z[k]));
+              o[k] = fma4(SPLAT(N2[k]), sv, t);
+              z[k] = y[k];
+              y[k] = o[k];
+            }
+            mu[r][q] = ADD(o[0], ADD(o[1], o[2]));
+          }
+          for (int k = 0; k < 3; k++) {
+            wasm_v128_store(s->state[q][0][k] + x, y[k]);
+            wasm_v128_store(s->state[q][1][k] + x, z[k]);
+          }
         }
-        if (n < 0) continue;
-        if (with_ssim) {
-          vec m1 = mu[0], m2 = mu[1];
-          vec dm = SUB(m1, m2);
-          vec num_m = SUB(SPLAT(1.0f), MUL(dm, dm));
-          vec num_s = ADD(MUL(SPLAT(2.0f), SUB(mu[4], MUL(m1, m2))), SPLAT(C2));
-          vec den_s = ADD(ADD(SUB(mu[2], MUL(m1, m1)), SUB(mu[3], MUL(m2, m2))), SPLAT(C2));
-          vec d = wasm_f32x4_max(SUB(SPLAT(1.0f), wasm_f32x4_div(MUL(num_m, num_s), den_s)), SPLAT(0.0f));
-          vec d2 = MUL(d, d);
-          pool[0] = ADD(pool[0], d);
-          pool[1] = ADD(pool[1], MUL(d2, d2));
+        for (int r = 0; r < rows; r++) {
+          if (n + r < 0) continue;
+          vec *pr = pool[r];
+          if (with_ssim) {
+            vec m1 = mu[r][0], m2 = mu[r][1];
+            vec dm = SUB(m1, m2);
+            vec num_m = SUB(SPLAT(1.0f), MUL(dm, dm));
+            vec num_s = ADD(MUL(SPLAT(2.0f), SUB(mu[r][4], MUL(m1, m2))), SPLAT(C2));
+            vec den_s = ADD(ADD(SUB(mu[r][2], MUL(m1, m1)), SUB(mu[r][3], MUL(m2, m2))), SPLAT(C2));
+            vec d = wasm_f32x4_max(SUB(SPLAT(1.0f), wasm_f32x4_div(MUL(num_m, num_s), den_s)), SPLAT(0.0f));
+            vec d2 = MUL(d, d);
+            pr[0] = ADD(pr[0], d);
+            pr[1] = ADD(pr[1], MUL(d2, d2));
+          }
+          vec e1 = wasm_f32x4_abs(SUB(wasm_v128_load(row1[r] + x), mu[r][0]));
+          vec e2 = wasm_f32x4_abs(SUB(wasm_v128_load(row2[r] + x), mu[r][1]));
+          vec d = SUB(wasm_f32x4_div(ADD(SPLAT(1.0f), e2), ADD(SPLAT(1.0f), e1)), SPLAT(1.0f));
+          vec art = wasm_f32x4_max(d, SPLAT(0.0f)), det = wasm_f32x4_max(wasm_f32x4_neg(d), SPLAT(0.0f));
+          vec a2 = MUL(art, art), t2 = MUL(det, det);
+          pr[2] = ADD(pr[2], art);
+          pr[3] = ADD(pr[3], MUL(a2, a2));
+          pr[4] = ADD(pr[4], det);
+          pr[5] = ADD(pr[5], MUL(t2, t2));
         }
-        vec e1 = wasm_f32x4_abs(SUB(wasm_v128_load(row1 + x), mu[0]));
-        vec e2 = wasm_f32x4_abs(SUB(wasm_v128_load(row2 + x), mu[1]));
-        vec d = SUB(wasm_f32x4_div(ADD(SPLAT(1.0f), e2), ADD(SPLAT(1.0f), e1)), SPLAT(1.0f));
-        vec art = wasm_f32x4_max(d, SPLAT(0.0f)), det = wasm_f32x4_max(wasm_f32x4_neg(d), SPLAT(0.0f));
-        vec a2 = MUL(art, art), t2 = MUL(det, det);
-        pool[2] = ADD(pool[2], art);
-        pool[3] = ADD(pool[3], MUL(a2, a2));
-        pool[4] = ADD(pool[4], det);
-        pool[5] = ADD(pool[5], MUL(t2, t2));
       }
-      parity = 1 - parity;
-      if (n < 0) continue;
-      for (int i = 0; i < 6; i++) {
-        sum[i] += (double)s->pooled[4 * i] + (double)s->pooled[4 * i + 1] + (double)s->pooled[4 * i + 2] +
-                  (double)s->pooled[4 * i + 3];
+      for (int r = 0; r < rows; r++) {
+        if (n + r < 0) continue;
+        float lanes[6][4];
+        for (int i = 0; i < 6; i++) wasm_v128_store(lanes[i], pool[r][i]);
+        for (int i = 0; i < 6; i++) {
+          sum[i] += (double)lanes[i][0] + (double)lanes[i][1] + (double)lanes[i][2] + (double)lanes[i][3];
+        }
       }
+      n += rows;
     }
   }
   double inv = 1.0 / ((double)width * height);

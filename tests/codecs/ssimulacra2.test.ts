@@ -155,3 +155,30 @@ Deno.test("both metric builds round each multiply-add once here, so the fast one
   assert.equal(await fused(METRIC_WASM_PORTABLE), 1);
   assert.equal(await fused(METRIC_WASM), 1);
 });
+
+Deno.test("the maps, computed four rows per sweep, score every image height as one row at a time did", () => {
+  // Scores of the build that computed the vertical blur and the maps one row at a time (commit 31a244a), to the
+  // bit: the sweep must keep each output's arithmetic and each row's summing order, at every remainder of the
+  // height by four, on the heights where the first rows are past the window's reach, and at every width by four.
+  const expected: Array<[number, number, number]> = [
+    [23, 8, 91.63170778731634],
+    [40, 9, 91.38334973624161],
+    [37, 10, 91.58651624651314],
+    [64, 11, 91.57551323443401],
+    [19, 13, 91.3987866338751],
+    [66, 17, 89.8941661372137],
+    [130, 67, 80.84648805159993],
+    [211, 95, 81.28328237402903],
+  ];
+  for (const [width, height, score] of expected) {
+    const data = new Uint8ClampedArray(width * height * 4);
+    let seed = width * 7919 + height;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 255;
+    for (let i = 0; i < width * height; i++) {
+      const x = i % width, y = Math.floor(i / width);
+      data.set([(x * 9 + y * 4) & 255, (x * y) & 255, noise(), 255], i * 4);
+    }
+    const distorted = data.map((v, i) => (i % 4 === 3 ? v : Math.max(0, Math.min(255, v + (noise() % 23) - 11))));
+    assert.equal(ssimulacra2({ data, width, height }, { data: distorted, width, height }), score, `${width}×${height}`);
+  }
+});
