@@ -23,6 +23,7 @@ const PACKAGE_FILES: Readonly<Record<CodecWasmName, URL>> = {
   "mozjpeg-encode": new URL("../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm", import.meta.url),
   "webp-decode": new URL("../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm", import.meta.url),
   "webp-encode": new URL("../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm", import.meta.url),
+  // The preview decodes AVIF with @jsquash's build (avif/decode-in-browser.ts says why), the server with icodec's.
   "avif-decode": new URL("../node_modules/@jsquash/avif/codec/dec/avif_dec.wasm", import.meta.url),
   "avif-encode": new URL("../node_modules/@jsquash/avif/codec/enc/avif_enc.wasm", import.meta.url),
 };

@@ -25,8 +25,9 @@ export const CODEC_WASM = {
   "mozjpeg-encode": ["@jsquash/jpeg/encode.js", "./codec/enc/mozjpeg_enc.wasm"],
   "webp-decode": ["@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm"],
   "webp-encode": ["@jsquash/webp/encode.js", "./codec/enc/webp_enc_simd.wasm"],
-  // The single-thread builds: avif/encode.ts says why.
-  "avif-decode": ["@jsquash/avif/decode.js", "./codec/dec/avif_dec.wasm"],
+  // icodec's libavif decodes to avifdec's pixels (avif/decode.ts; the browser's preview compiles @jsquash's under
+  // this name: avif/decode-in-browser.ts); the encoder is @jsquash's single-thread build (avif/encode.ts says why).
+  "avif-decode": ["icodec/avif-dec.wasm", "./avif-dec.wasm"],
   "avif-encode": ["@jsquash/avif/encode.js", "./codec/enc/avif_enc.wasm"],
 } as const satisfies Record<string, readonly [entry: string, file: string]>;
 export type CodecWasmName = keyof typeof CODEC_WASM;
