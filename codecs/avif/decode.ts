@@ -2,7 +2,7 @@
  * AVIF decode, used only to measure AVIF output against the original: icodec's build of libavif 1.1.1 with
  * libaom's AV1 decoder, in WebAssembly SIMD. Its pixels are Debian's `avifdec`'s (libavif with dav1d and
  * libyuv) to the byte, where @jsquash/avif's decoder differed by up to 2 levels on a fifth of them, and it
- * decodes in about 0.55 of the time (codecs/README.md, "AVIF"; ADR 046).
+ * decodes in about 0.6 of the time (codecs/README.md, "AVIF"; ADR 046).
  */
 // The package exports its .wasm files only; its glue is imported by path (Deno and Vite both resolve it).
 import avifDecoder from "../../node_modules/icodec/dist/avif-dec.js";
@@ -29,7 +29,7 @@ type Factory = (overrides: Record<string, unknown>) => Promise<AvifDecodeModule>
 // Its heap is dropped after a large image, as the encoder's is.
 const decoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["avif-decode"]),
-  (module) => (avifDecoder as unknown as Factory)({ ...codecModule(module) }),
+  (module) => (avifDecoder as unknown as Factory)(codecModule(module)),
   AVIF_KEEP_HEAP_BYTES,
 );
 
