@@ -89,6 +89,17 @@ export const CLOSE_FORMAT_MARGIN = 0.1;
  */
 const PROMISED_AGAINST: OutputFormat = "jpeg";
 
+/** format=auto's second full-size search after the predicted winner's: a close runner-up, else JPEG, else none. */
+function formatToCheck(
+  winner: { format: OutputFormat; size: number },
+  second: { format: OutputFormat; size: number },
+  formats: readonly OutputFormat[],
+): OutputFormat | null {
+  if (second.size <= winner.size * (1 + CLOSE_FORMAT_MARGIN)) return second.format;
+  if (winner.format !== PROMISED_AGAINST && formats.includes(PROMISED_AGAINST)) return PROMISED_AGAINST;
+  return null;
+}
+
 export interface SearchOutcome {
   chosen: Encoded;
   probes: number;
@@ -195,11 +206,7 @@ export async function searchEncoders(
     })).sort((a, b) => a.size - b.size);
     const [winner, second] = [byFormat[0]!, byFormat[1]!];
     const first = await searchFormat(winner.format);
-    const checked = second.size <= winner.size * (1 + CLOSE_FORMAT_MARGIN)
-      ? second.format
-      : winner.format !== PROMISED_AGAINST && formats.includes(PROMISED_AGAINST)
-      ? PROMISED_AGAINST
-      : null;
+    const checked = formatToCheck(winner, second, formats);
     if (checked) {
       const other = await searchFormat(checked);
       const chosen = better(first, other, search.goal);
