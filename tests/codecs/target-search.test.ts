@@ -259,6 +259,24 @@ Deno.test("a search never probes two qualities of one encoder setting (AVIF's qu
   assert.ok(repeatedWithout > 0, "no search repeated a quantiser without the rule");
 });
 
+Deno.test("a search whose probes all passed more than 3 points over the goal takes one more, not a file over 83", async () => {
+  // A08 (grey) at 1,280 px in AVIF, no mosaic: flat above the goal, steep below. Its measured scores, joined by
+  // straight lines: the secant steps from the flat part overshoot to q24, and the fourth probe passes at 84.0.
+  const points = [[1, 20], [24, 65.2], [47, 82.32], [52, 83.97], [65, 88.01], [78, 90.42], [100, 95]];
+  const probed: Probe[] = [];
+  const probe = (quality: number): Promise<Probe> => {
+    const i = points.findIndex(([q]) => q! >= quality);
+    const [q0, s0] = points[Math.max(0, i - 1)]!, [q1, s1] = points[i]!;
+    const score = q1 === q0 ? s1! : s0! + ((s1! - s0!) * (quality - q0!)) / (q1! - q0!);
+    probed.push({ quality, size: quality * 1000, score });
+    return Promise.resolve(probed.at(-1)!);
+  };
+  const outcome = await searchScore(scoreSearchFor(CODECS.avif, 80.08, "4:2:0"), probe);
+  const trace = probed.map((p) => `q${p.quality}=${p.score.toFixed(2)}`).join(" ");
+  assert.equal(probed.length, 5, trace);
+  assert.ok(outcome.passed && outcome.chosen.score >= 80.08 && outcome.chosen.score <= 83, trace);
+});
+
 Deno.test("the prediction starts near q80 for auto and uses 4:4:4 only for high goals", () => {
   assert.ok(Math.abs(predictQuality(80, "4:2:0") - 80) <= 2);
   assert.equal(chromaForGoal(80, false), "4:2:0");
