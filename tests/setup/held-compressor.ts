@@ -30,6 +30,8 @@ export interface HeldCall {
   finish(outcome?: Partial<CompressOutcome>): void;
   fail(error: Error): void;
   aborted: boolean;
+  /** Finished, failed or aborted: the call no longer holds its job. */
+  settled: boolean;
 }
 
 export class HeldCompressor implements Compressor {
@@ -46,7 +48,9 @@ export class HeldCompressor implements Compressor {
         settings,
         call,
         aborted: false,
-        finish: (o = {}) =>
+        settled: false,
+        finish: (o = {}) => {
+          held.settled = true;
           resolve({
             bytes: bytes.slice(0, Math.max(4, Math.floor(bytes.length / 2))),
             mimeType: "image/jpeg",
@@ -60,11 +64,15 @@ export class HeldCompressor implements Compressor {
             chosenQuality: null,
             thumbnail: Uint8Array.of(0xff, 0xd8, 0xff, 0xd9),
             ...o,
-          }),
-        fail: reject,
+          });
+        },
+        fail: (error) => {
+          held.settled = true;
+          reject(error);
+        },
       };
       call.signal.addEventListener("abort", () => {
-        held.aborted = true;
+        held.aborted = held.settled = true;
         reject(call.signal.reason);
       });
       this.calls.push(held);
@@ -92,6 +100,11 @@ export class HeldCompressor implements Compressor {
       });
     }
     return this.calls.slice(0, count);
+  }
+
+  /** Calls the test has not finished, failed or aborted: their jobs stay running until it does. */
+  get holding(): number {
+    return this.calls.filter((c) => !c.settled).length;
   }
 
   close(): Promise<void> {
