@@ -55,8 +55,11 @@ export interface Codec {
    * when one was dropped, for the caller to collect.
    */
   releaseEncoderHeap(keepBytes: number): boolean;
-  /** Decodes this codec's own output (to measure it). */
-  decode(bytes: Uint8Array): Promise<RgbaImage>;
+  /**
+   * Decodes this codec's own output (to measure it). `borrow`: the pixels may stay in the decoder's heap, for a
+   * caller done with them before the next decode (jpeg/decode.ts); a decoder that must copy them out ignores it.
+   */
+  decode(bytes: Uint8Array, borrow?: boolean): Promise<RgbaImage>;
   /** The quality setting expected to score `goal` on SSIMULACRA 2: a score search's first probe. */
   predictQuality(goal: number, chroma: ChromaSubsampling): number;
   /**

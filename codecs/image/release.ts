@@ -8,7 +8,15 @@
  */
 import type { RgbaImage } from "../jpeg/decode.ts";
 
+/** Buffers that belong to a codec's heap (pixels lent, not copied out): theirs to reuse, not ours to free. */
+const lent = new WeakSet<ArrayBufferLike>();
+
+/** Marks pixels that live in a codec's heap, which `releasePixels` must leave alone. */
+export function lendPixels(data: Uint8ClampedArray): void {
+  lent.add(data.buffer);
+}
+
 export function releasePixels(image: RgbaImage): void {
   const buffer = image.data.buffer as ArrayBuffer;
-  if (!buffer.detached) buffer.transfer(0);
+  if (!buffer.detached && !lent.has(buffer)) buffer.transfer(0);
 }

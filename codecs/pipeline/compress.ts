@@ -91,6 +91,8 @@ export async function openSource(
   timings: CompressTimings,
   /** The header, when the caller has already read it. */
   inspected?: JpegInfo,
+  /** See `decodeJpegPixels`: the caller decodes no other JPEG while it uses the pixels. */
+  borrow = false,
 ): Promise<{ info: JpegInfo; upright: RgbaImage }> {
   const { bytes } = input;
   onProgress("inspect", 2);
@@ -100,7 +102,7 @@ export async function openSource(
   signal.throwIfAborted();
   onProgress("decode", 5);
   const t = performance.now();
-  const upright = await decodeUpright(bytes, info);
+  const upright = await decodeUpright(bytes, info, borrow);
   timings.decodeMs = performance.now() - t;
   signal.throwIfAborted();
   return { info, upright };
@@ -141,7 +143,9 @@ async function compressPixels(
   const started = performance.now();
   const timings = newTimings(1);
   const { bytes, settings } = input;
-  const { info, upright: decoded } = await openSource(signal, input, onProgress, timings);
+  // Without a score goal no candidate is decoded while the job holds its pixels: they stay in the decoder's heap.
+  const borrow = scoreGoalOf(settings) === null;
+  const { info, upright: decoded } = await openSource(signal, input, onProgress, timings, undefined, borrow);
   let t = performance.now();
   // Resized, this is the original for everything that follows: the score, the thumbnail, the result's size.
   t = performance.now();
@@ -224,7 +228,8 @@ export async function scoreImage(
   const output = sniffFormat(stored) === "jxl" ? jxlToJpeg(stored) : stored;
   const result = await decoderFor(output).decode(output);
   signal.throwIfAborted();
-  const upright = await decodeUpright(original, inspectJpeg(original));
+  // Decoded after the result, which it cannot overwrite then, and done with once its pyramid is made.
+  const upright = await decodeUpright(original, inspectJpeg(original), true);
   signal.throwIfAborted();
   const plan = planTo(upright, result.width, result.height);
   const measured = plan ? resample(upright, plan) : upright;
@@ -240,8 +245,8 @@ export async function scoreImage(
 }
 
 /** Decodes a JPEG and turns it upright by its EXIF orientation (the pixels every step works on). */
-export async function decodeUpright(bytes: Uint8Array, info: JpegInfo): Promise<RgbaImage> {
-  const stored = await decodeJpegPixels(bytes);
+export async function decodeUpright(bytes: Uint8Array, info: JpegInfo, borrow = false): Promise<RgbaImage> {
+  const stored = await decodeJpegPixels(bytes, borrow);
   if (stored.width !== info.width || stored.height !== info.height) {
     throw new CodecError("corrupt_image", "Cannot decode the image: its size does not match its header");
   }
