@@ -226,18 +226,23 @@ export async function scoreImage(
 ): Promise<QualityReport> {
   // A JPEG XL result holds a JPEG: its pixels are that JPEG's.
   const output = sniffFormat(stored) === "jxl" ? jxlToJpeg(stored) : stored;
-  const result = await decoderFor(output).decode(output);
+  const decoder = decoderFor(output);
+  // A JPEG result is decoded where the original's pixels are borrowed from: after the original's pyramid is made,
+  // and borrowed in turn. Another format's decoder is its own.
+  const jpeg = sniffFormat(output) === "jpeg";
+  let result = jpeg ? null : await decoder.decode(output);
+  const size = result ?? inspectJpeg(output);
   signal.throwIfAborted();
-  // Decoded after the result, which it cannot overwrite then, and done with once its pyramid is made.
   const upright = await decodeUpright(original, inspectJpeg(original), true);
   signal.throwIfAborted();
-  const plan = planTo(upright, result.width, result.height);
+  const plan = planTo(upright, size.width, size.height);
   const measured = plan ? resample(upright, plan) : upright;
   if (plan) releasePixels(upright);
   const planes = measurePlanes(measured);
   releasePixels(measured);
   try {
     signal.throwIfAborted();
+    result ??= await decoder.decode(output, true);
     return await measureDecoded(result, planes);
   } finally {
     planes.pyramid.free();

@@ -38,7 +38,8 @@ export async function archiveOriginal(
   const started = performance.now();
   const timings = newTimings(1);
   const { bytes } = input;
-  const { info, upright } = await openSource(signal, input, onProgress, timings);
+  // Decoded for the thumbnail alone: the pixels can stay in the decoder's heap.
+  const { info, upright } = await openSource(signal, input, onProgress, timings, undefined, true);
   const t = performance.now();
   const thumbnail = await encodeThumbnail(upright);
   const { width, height } = upright;
