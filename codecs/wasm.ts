@@ -170,6 +170,9 @@ export function codecModule(module: WebAssembly.Module, onStderr?: (line: string
       done(instance);
       return instance.exports;
     },
+    // The .wasm is never fetched (instantiateWasm above); without this a glue imported from a data: URL
+    // (embind-glue.ts) resolves the file's name against that URL and throws.
+    locateFile: (path: string) => path,
     print: () => {},
     printErr: onStderr ?? (() => {}),
   };

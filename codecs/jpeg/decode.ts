@@ -8,6 +8,7 @@
 import mozjpegDecoder from "@jsquash/jpeg/codec/dec/mozjpeg_dec.js";
 import { CodecInstance } from "../codec-instance.ts";
 import { lendPixels } from "../image/release.ts";
+import { bulkCopyGlue } from "../embind-glue.ts";
 import { CodecError } from "../errors.ts";
 import { CODEC_WASM, codecModule, compilePackageWasm, isEmscriptenExit } from "../wasm.ts";
 
@@ -16,6 +17,7 @@ interface MozJpegDecodeModule {
   decode(data: Uint8Array, preserveOrientation: boolean): ImageData | null;
 }
 type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegDecodeModule>;
+const GLUE = "@jsquash/jpeg/codec/dec/mozjpeg_dec.js";
 
 const warnings: string[] = [];
 
@@ -27,8 +29,8 @@ const warnings: string[] = [];
  */
 const decoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["mozjpeg-decode"]),
-  (module) =>
-    (mozjpegDecoder as unknown as Factory)({
+  async (module) =>
+    (await bulkCopyGlue(GLUE, mozjpegDecoder as unknown as Factory))({
       noInitialRun: true,
       ...codecModule(module, (line) => warnings.push(line)),
     }),
@@ -67,7 +69,7 @@ export async function decodeJpegPixels(bytes: Uint8Array, borrow = false): Promi
   warnings.length = 0;
   let image: ImageData | null;
   try {
-    // The embind glue accepts a Uint8Array and copies it into WASM memory itself.
+    // The embind glue accepts a Uint8Array and copies it into WASM memory itself (in one copy: embind-glue.ts).
     image = await decoder.run((api) => {
       (globalThis as { Uint8ClampedArray: unknown }).Uint8ClampedArray = HeapView;
       try {

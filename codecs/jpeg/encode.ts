@@ -1,6 +1,7 @@
 /** MozJPEG encode, through the package's glue, one instance per worker reused while its heap is small. */
 import mozjpegEncoder from "@jsquash/jpeg/codec/enc/mozjpeg_enc.js";
 import { CodecInstance } from "../codec-instance.ts";
+import { bulkCopyGlue } from "../embind-glue.ts";
 import { CodecError } from "../errors.ts";
 import { CODEC_WASM, codecModule, compilePackageWasm, isEmscriptenExit } from "../wasm.ts";
 import type { RgbaImage } from "./decode.ts";
@@ -11,6 +12,7 @@ interface MozJpegEncodeModule {
   encode(data: Uint8ClampedArray, width: number, height: number, options: MozJpegOptions): Uint8Array | string;
 }
 type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegEncodeModule>;
+const GLUE = "@jsquash/jpeg/codec/enc/mozjpeg_enc.js";
 
 /**
  * The heap grows to about 16 bytes per pixel (the binding's two copies of the RGBA, the coefficients that
@@ -23,7 +25,8 @@ type Factory = (overrides: Record<string, unknown>) => Promise<MozJpegEncodeModu
 const encoder = new CodecInstance(
   () => compilePackageWasm(...CODEC_WASM["mozjpeg-encode"]),
   // The glue is called directly (as @jsquash/jpeg/encode.js does) so that the instance can be dropped.
-  (module) => (mozjpegEncoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
+  async (module) =>
+    (await bulkCopyGlue(GLUE, mozjpegEncoder as unknown as Factory))({ noInitialRun: true, ...codecModule(module) }),
   192 * 2 ** 20,
 );
 
