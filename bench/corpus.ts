@@ -50,12 +50,13 @@ function selected(names: string[]): string[] {
 
 export async function loadCorpus(dir?: URL): Promise<CorpusImage[]> {
   const images = await ensureCorpus(dir);
-  const manifest = await Deno.readTextFile(new URL("../manifest.tsv", images));
+  const manifestUrl = new URL("../manifest.tsv", images);
+  const manifest = await Deno.readTextFile(manifestUrl);
   const rows = manifest.trim().split("\n").slice(1).map((line) => line.split("\t"));
   // Two builds into one folder at once (a test building the corpus while one is built by hand) each append every
   // row: the bench would then time some photos twice.
   const twice = rows.map(([, name]) => name).find((name, i, all) => all.indexOf(name) !== i);
-  if (twice) throw new Error(`${new URL("../manifest.tsv", images).pathname} lists ${twice} twice: delete the folder`);
+  if (twice) throw new Error(`${manifestUrl.pathname} lists ${twice} twice: delete the folder`);
   const names = selected(rows.map(([, name]) => name ?? ""));
   const out: CorpusImage[] = [];
   for (const [, name, , size] of rows) {

@@ -34,10 +34,10 @@ interface Decoder {
 }
 
 Deno.test("the patched encoder and decoder give the packaged glue's bytes and pixels", async () => {
-  const encodeWith = async (glue: Make<Encoder>) =>
-    await glue({ noInitialRun: true, ...codecModule(await compilePackageWasm(...CODEC_WASM["mozjpeg-encode"])) });
-  const decodeWith = async (glue: Make<Decoder>) =>
-    await glue({ noInitialRun: true, ...codecModule(await compilePackageWasm(...CODEC_WASM["mozjpeg-decode"])) });
+  const instantiate = async <T>(glue: Make<T>, wasm: "mozjpeg-encode" | "mozjpeg-decode") => {
+    const [entry, file] = CODEC_WASM[wasm];
+    return await glue({ noInitialRun: true, ...codecModule(await compilePackageWasm(entry, file)) });
+  };
   const packaged = { enc: mozjpegEncoder as unknown as Make<Encoder>, dec: mozjpegDecoder as unknown as Make<Decoder> };
   const patched = {
     enc: await bulkCopyGlue("@jsquash/jpeg/codec/enc/mozjpeg_enc.js", packaged.enc),
@@ -45,8 +45,14 @@ Deno.test("the patched encoder and decoder give the packaged glue's bytes and pi
   };
   assert.notEqual(patched.enc, packaged.enc, "the encoder's glue was not replaced");
   assert.notEqual(patched.dec, packaged.dec, "the decoder's glue was not replaced");
-  const [oldEnc, newEnc] = [await encodeWith(packaged.enc), await encodeWith(patched.enc)];
-  const [oldDec, newDec] = [await decodeWith(packaged.dec), await decodeWith(patched.dec)];
+  const [oldEnc, newEnc] = [
+    await instantiate(packaged.enc, "mozjpeg-encode"),
+    await instantiate(patched.enc, "mozjpeg-encode"),
+  ];
+  const [oldDec, newDec] = [
+    await instantiate(packaged.dec, "mozjpeg-decode"),
+    await instantiate(patched.dec, "mozjpeg-decode"),
+  ];
 
   for (const source of [await fixture("base.jpg"), await smoothPhoto(801, 603)]) {
     const pixels = oldDec.decode(source, false);
