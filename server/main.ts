@@ -13,6 +13,7 @@ import { pruneRevokedApiKeys } from "./services/api-keys.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
+import { fullCollection, LetGoCollector } from "./store/let-go.ts";
 import {
   DEFAULT_RESULT_TTL_SECONDS,
   retentionPhrase,
@@ -55,7 +56,18 @@ async function main() {
   }
   setLogLevel(env.LOG_LEVEL);
   // Opening contacts nothing yet (see check() below); its kind says which pages the build must hold.
-  const store = openStore(env.STORE_URL, env);
+  const collect = fullCollection();
+  const letGo = collect && new LetGoCollector({
+    collect: () => {
+      const t = performance.now();
+      collect();
+      log.debug("Collected what the memory store let go of", {
+        ms: Math.round(performance.now() - t),
+        heapMb: Math.round(Deno.memoryUsage().heapUsed / 2 ** 20),
+      });
+    },
+  });
+  const store = openStore(env.STORE_URL, env, { onLetGo: letGo ? (bytes) => letGo.letGo(bytes) : undefined });
   await ensureWebBuilt(store.kind);
   const database = await createDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   const workers = env.WORKERS ?? navigator.hardwareConcurrency ?? 2;
@@ -169,6 +181,7 @@ async function main() {
     await compressor.close();
     passwords.close();
     await store.close();
+    letGo?.close();
     database.close();
     Deno.exit(0);
   };

@@ -114,11 +114,15 @@ function safePathname(value: string): string {
 }
 
 /** Opens the store STORE_URL names (nothing is contacted yet: call `check()` at start). */
-export function openStore(url: string | undefined, env: StoreEnv = {}): ByteStore {
+export function openStore(
+  url: string | undefined,
+  env: StoreEnv = {},
+  memory: ConstructorParameters<typeof MemoryStore>[0] = {},
+): ByteStore {
   const config = parseStoreUrl(url, env);
   switch (config.kind) {
     case "memory":
-      return new MemoryStore();
+      return new MemoryStore(memory);
     case "file":
       return new FileStore(config.dir);
     case "s3": {

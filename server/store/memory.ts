@@ -33,6 +33,16 @@ export class MemoryStore implements ByteStore {
   #byContent = new Map<string, Blob>();
   #contentOf = new Map<Blob, string>();
   #used = 0;
+  /**
+   * Told the size of each Blob the store stops holding: an equal one already held (the caller's copy is then
+   * garbage) or an entry dropped by its last key. Deno frees a Blob's bytes only when V8 collects it, and V8
+   * does not count them (let-go.ts).
+   */
+  readonly #onLetGo: (bytes: number) => void;
+
+  constructor(options: { onLetGo?: (bytes: number) => void } = {}) {
+    this.#onLetGo = options.onLetGo ?? (() => {});
+  }
 
   /** Bytes held, each distinct Blob once. */
   get usedBytes(): number {
@@ -41,7 +51,9 @@ export class MemoryStore implements ByteStore {
 
   async put(key: string, body: StoreBody, options: PutOptions): Promise<StoredObjectInfo> {
     assertKey(key);
-    const data = await this.#held(await toBlob(body, options));
+    const given = await toBlob(body, options);
+    const data = await this.#held(given);
+    if (data !== given) this.#onLetGo(given.size);
     this.#drop(key);
     const entry = { data, storedAt: new Date() };
     this.#entries.set(key, entry);
@@ -121,6 +133,7 @@ export class MemoryStore implements ByteStore {
     } else {
       this.#refs.delete(entry.data);
       this.#used -= entry.data.size;
+      this.#onLetGo(entry.data.size);
       const content = this.#contentOf.get(entry.data);
       this.#contentOf.delete(entry.data);
       if (content !== undefined && this.#byContent.get(content) === entry.data) this.#byContent.delete(content);
