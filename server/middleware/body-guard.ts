@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, isRefusal } from "../http-error.ts";
+import { nextTurn } from "../event-loop.ts";
 
 export interface BodyLimits {
   /** The most bytes this route's body may carry. */
@@ -25,6 +26,9 @@ export interface BodyLimits {
 export const JSON_BODY_LIMIT = 64 * 1024;
 /** Seconds of silence a body may keep before it is dropped. */
 export const BODY_IDLE_MS = 30_000;
+
+/** How many bytes of a request body pass between turns given to other requests (meterRequest). */
+const TURN_BYTES = 1024 * 1024;
 
 /**
  * How long a whole request body may take to arrive (ADR 022). The idle timeout
@@ -126,6 +130,7 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
   const started = performance.now();
   let deadline: number | undefined;
   let seen = 0;
+  let turnAt = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -147,6 +152,11 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
         seen += chunk.value.byteLength;
         if (seen > limit) throw bodyTooLarge(limit);
         onChunk?.(chunk.value.byteLength);
+        // A body already buffered arrives in one run of resolved promises: give other requests a turn each MiB.
+        if (seen - turnAt >= TURN_BYTES) {
+          turnAt = seen;
+          await nextTurn();
+        }
         controller.enqueue(chunk.value);
       } catch (err) {
         source.cancel().catch(() => {});

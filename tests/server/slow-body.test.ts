@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { PLANS } from "../../contract/plans.ts";
 import { uploadBytesAllowed } from "../../server/app.ts";
-import { BODY_DEADLINES, formatDuration, uploadDeadlineMs } from "../../server/middleware/body-guard.ts";
+import { BODY_DEADLINES, formatDuration, meterRequest, uploadDeadlineMs } from "../../server/middleware/body-guard.ts";
 import { createTestApp, jsonInit, makePremium, signUp, type TestApp } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { waitFor } from "../setup/wait-for.ts";
@@ -257,4 +257,29 @@ Deno.test("[regression] an upload still arriving at its plan's deadline is answe
   assert.equal(t.compression.heldBytes, 0, "nothing stays reserved");
   assert.equal(compressor.calls.length, 0);
   await t.close();
+});
+
+// ---- a buffered body does not hold the server's thread ------------------------------------------------------
+
+Deno.test("a body already in memory is read with turns for other work: a timer runs at least once a MiB", async () => {
+  const chunks = Array.from({ length: 64 }, (_, i) => new Uint8Array(64 * 1024).fill(i)); // 4 MiB, all at once
+  const request = new Request("http://localhost/upload", {
+    method: "POST",
+    body: new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    }),
+    duplex: "half",
+  } as RequestInit);
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 0);
+  try {
+    const read = await new Response(meterRequest(request, {}).body).arrayBuffer();
+    assert.equal(read.byteLength, 4 * MB);
+    assert.ok(ticks >= 3, `the timer ran ${ticks} times while 4 MiB were read`);
+  } finally {
+    clearInterval(ticker);
+  }
 });
