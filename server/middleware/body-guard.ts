@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, isRefusal } from "../http-error.ts";
-import { nextTurn } from "../event-loop.ts";
+import { turnTaker } from "../event-loop.ts";
 
 export interface BodyLimits {
   /** The most bytes this route's body may carry. */
@@ -26,9 +26,6 @@ export interface BodyLimits {
 export const JSON_BODY_LIMIT = 64 * 1024;
 /** Seconds of silence a body may keep before it is dropped. */
 export const BODY_IDLE_MS = 30_000;
-
-/** How many bytes of a request body pass between turns given to other requests (meterRequest). */
-const TURN_BYTES = 1024 * 1024;
 
 /**
  * How long a whole request body may take to arrive (ADR 022). The idle timeout
@@ -130,7 +127,7 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
   const started = performance.now();
   let deadline: number | undefined;
   let seen = 0;
-  let turnAt = 0;
+  const turns = turnTaker();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -142,21 +139,20 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
           throw isRefusal(err) ? err : new BodyBrokenOff(err);
         });
         const wait = Math.min(idleMs, left);
+        const asked = performance.now();
         const chunk = wait === Infinity ? await next : await Promise.race([
           next,
           new Promise<never>((_, reject) =>
             timer = setTimeout(() => reject(left <= idleMs ? bodyTooSlow(deadline!) : bodyStalled()), wait)
           ),
         ]);
+        if (performance.now() - asked > 1) turns.waited(); // the network made it wait: others had their turns
         if (chunk.done) return controller.close();
         seen += chunk.value.byteLength;
         if (seen > limit) throw bodyTooLarge(limit);
         onChunk?.(chunk.value.byteLength);
-        // A body already buffered arrives in one run of resolved promises: give other requests a turn each MiB.
-        if (seen - turnAt >= TURN_BYTES) {
-          turnAt = seen;
-          await nextTurn();
-        }
+        // A body already buffered arrives in one run of resolved promises: other requests get turns (ADR 052).
+        await turns.turn();
         controller.enqueue(chunk.value);
       } catch (err) {
         source.cancel().catch(() => {});

@@ -36,7 +36,7 @@ import { isExpired, ownedBatch, ownedJob } from "./owned.ts";
 import type { JobFiles } from "./job-files.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { CompressionReads } from "./reads.ts";
-import { nextTurn } from "../../event-loop.ts";
+import { turnTaker } from "../../event-loop.ts";
 
 function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void {
   if (settings.target && !plan.targets) {
@@ -198,8 +198,9 @@ export class Admission {
     const names = files.map((f) => safeFileName(f.name));
     // Each file is judged alone: a refused one gets a failed entry, the others go ahead.
     const verdicts: FileVerdict[] = [];
+    const turns = turnTaker(); // each file is read whole, from memory: other requests get turns (ADR 052)
     for (const [i, file] of files.entries()) {
-      await nextTurn(); // reading a file whole is one block of the server's thread
+      await turns.turn();
       verdicts.push(
         file.size > plan.maxFileBytes
           ? { refused: fileTooLarge(plan, names[i], file.size) }
