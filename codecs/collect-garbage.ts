@@ -5,7 +5,24 @@
  * followed; codecs/README.md, "AVIF", Memory). The server's codec worker installs V8's `gc` (pool/worker.ts);
  * elsewhere (the browser's live preview, tests) this does nothing.
  */
+import v8 from "node:v8";
+import vm from "node:vm";
+
 let collector: () => void = () => {};
+
+/**
+ * V8's full collection for the calling thread, or null where the runtime refuses it. The flag is process-wide;
+ * a context made after it has `gc`. Used by the codec workers and by the server's thread (ADR 051).
+ */
+export function fullCollection(): (() => void) | null {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    return typeof gc === "function" ? () => gc() : null;
+  } catch {
+    return null;
+  }
+}
 
 export function setGarbageCollector(collect: () => void): void {
   collector = collect;

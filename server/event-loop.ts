@@ -6,7 +6,7 @@
  */
 
 /** The next macrotask: timers and I/O run first. (`setImmediate` came back before the sockets were read.) */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * A gate to await between steps of one piece of work: it takes a turn once the work has held the thread for

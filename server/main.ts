@@ -13,7 +13,8 @@ import { pruneRevokedApiKeys } from "./services/api-keys.ts";
 import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
-import { fullCollection, LetGoCollector } from "./store/let-go.ts";
+import { LetGoCollector } from "./store/let-go.ts";
+import { fullCollection } from "../codecs/collect-garbage.ts";
 import {
   DEFAULT_RESULT_TTL_SECONDS,
   retentionPhrase,

@@ -11,18 +11,15 @@ import { jxlToJpeg } from "../jxl/lossless.ts";
 import { inputBytes } from "../types.ts";
 import type { ConnectWorker, FromWorker, ToWorker, WarmWorker } from "./protocol.ts";
 import { lowerThreadPriority } from "../libc.ts";
-import { setGarbageCollector } from "../collect-garbage.ts";
+import { fullCollection, setGarbageCollector } from "../collect-garbage.ts";
 import { inspectJpeg } from "../container/inspect.ts";
 import { afterJob, beforeJob, keepKind } from "./heaps-between-jobs.ts";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { useCompiledModules } from "../wasm.ts";
 
 lowerThreadPriority();
-// V8's `gc`, for dropped codec heaps (collect-garbage.ts): the flag is process-wide, and a new context
-// created after it has the function.
-v8.setFlagsFromString("--expose-gc");
-setGarbageCollector(vm.runInNewContext("gc"));
+// V8's `gc`, for dropped codec heaps (collect-garbage.ts).
+const collect = fullCollection();
+if (collect) setGarbageCollector(collect);
 
 /** The pixels of a JPEG by its header, 0 when it has none (the job itself reports why). */
 function pixelsOf(bytes: Uint8Array): number {

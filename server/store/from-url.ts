@@ -1,5 +1,5 @@
 import { FileStore } from "./file.ts";
-import { MemoryStore } from "./memory.ts";
+import { MemoryStore, type MemoryStoreOptions } from "./memory.ts";
 import { S3Store, type S3StoreOptions } from "./s3.ts";
 import type { ByteStore } from "./types.ts";
 
@@ -117,7 +117,7 @@ function safePathname(value: string): string {
 export function openStore(
   url: string | undefined,
   env: StoreEnv = {},
-  memory: ConstructorParameters<typeof MemoryStore>[0] = {},
+  memory: MemoryStoreOptions = {},
 ): ByteStore {
   const config = parseStoreUrl(url, env);
   switch (config.kind) {

@@ -12,9 +12,6 @@
  * after `thresholdBytes` have been let go, waits `delayMs` so the request that let them go has ended and
  * dropped its own references, and comes at most once per `minIntervalMs`.
  */
-import v8 from "node:v8";
-import vm from "node:vm";
-
 export interface LetGoOptions {
   collect: () => void;
   thresholdBytes?: number;
@@ -79,19 +76,5 @@ export class LetGoCollector {
     this.#pending = 0;
     this.#lastAt = this.#now();
     this.#collect();
-  }
-}
-
-/**
- * V8's full collection for this thread (the flag is process-wide; a context made after it has `gc`), or null
- * where the runtime does not allow it.
- */
-export function fullCollection(): (() => void) | null {
-  try {
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc");
-    return typeof gc === "function" ? () => gc() : null;
-  } catch {
-    return null;
   }
 }

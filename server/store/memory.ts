@@ -16,6 +16,11 @@ interface Entry {
   storedAt: Date;
 }
 
+export interface MemoryStoreOptions {
+  /** Told the size of each Blob the store stops holding (let-go.ts). */
+  onLetGo?: (bytes: number) => void;
+}
+
 /**
  * `STORE_URL=memory:` (the default): Blobs in a Map, gone when the process ends. Deno keeps Blob
  * bytes outside the JS heap; a stored Blob is kept without a copy and read back as a stream.
@@ -40,7 +45,7 @@ export class MemoryStore implements ByteStore {
    */
   readonly #onLetGo: (bytes: number) => void;
 
-  constructor(options: { onLetGo?: (bytes: number) => void } = {}) {
+  constructor(options: MemoryStoreOptions = {}) {
     this.#onLetGo = options.onLetGo ?? (() => {});
   }
 

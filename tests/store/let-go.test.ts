@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryStore } from "../../server/store/mod.ts";
-import { fullCollection, LetGoCollector } from "../../server/store/let-go.ts";
+import { LetGoCollector } from "../../server/store/let-go.ts";
+import { fullCollection } from "../../codecs/collect-garbage.ts";
 
 const MB = 2 ** 20;
 const bytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
