@@ -128,6 +128,19 @@ export function heapBytesOf(module: WebAssembly.Module): number {
 export function forgetHeap(module: WebAssembly.Module): void {
   highWater.set(module, Math.max(highWater.get(module) ?? 0, heapBytesOf(module)));
   heaps.delete(module);
+  forgottenSinceAsked = true;
+}
+
+let forgottenSinceAsked = false;
+
+/**
+ * Whether a heap was dropped since the last call. A heap dropped during a job may outlive the collection that
+ * followed, held by pixels still in use (the JPEG decoder's, ADR 049): the worker collects again once idle.
+ */
+export function takeHeapsForgotten(): boolean {
+  const forgotten = forgottenSinceAsked;
+  forgottenSinceAsked = false;
+  return forgotten;
 }
 
 /** The most each dropped heap reached since `resetHeapHighWater`: what a call grew before its instance went. */

@@ -1,7 +1,7 @@
 /** libwebp (lossy) as a registry codec (codecs/registry.ts). */
 import { type Codec, writes } from "../codec.ts";
 import { decodeWebpPixels } from "./decode.ts";
-import { encodeWebpPixels } from "./encode.ts";
+import { encodeWebpPixels, releaseWebpEncoder } from "./encode.ts";
 import { webpOptions } from "./options.ts";
 
 export const webp: Codec = {
@@ -11,8 +11,7 @@ export const webp: Codec = {
   // WebP lossy is always 4:2:0, and the encoder writes no metadata chunks.
   prepare: (pixels) => pixels,
   encode: (pixels, settings, quality) => encodeWebpPixels(pixels, webpOptions(settings, quality)),
-  // jsquash keeps its one instance: nothing to give back.
-  releaseEncoderHeap: () => false,
+  releaseEncoderHeap: releaseWebpEncoder,
   carryMetadata: (encoded) => encoded,
   decode: decodeWebpPixels,
   // libwebp's quality scale scores about like MozJPEG's near 80 (a first probe; the search corrects it).

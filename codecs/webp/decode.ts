@@ -1,21 +1,34 @@
-/** libwebp decode, used only to measure WebP output against the original. */
-import decodeWebp, { init } from "@jsquash/webp/decode.js";
+/**
+ * libwebp decode, used only to measure WebP output against the original. The glue is called directly (as
+ * @jsquash/webp/decode.js does) so that the instance can be dropped between jobs (ADR 053).
+ */
+import webpDecoder from "@jsquash/webp/codec/dec/webp_dec.js";
+import { CodecInstance } from "../codec-instance.ts";
 import { CodecError } from "../errors.ts";
 import type { RgbaImage } from "../jpeg/decode.ts";
-import { codecModule, compilePackageWasm, type JsquashInit } from "../wasm.ts";
+import { WEBP_KEEP_HEAP_BYTES } from "./encode.ts";
+import { CODEC_WASM, codecModule, compilePackageWasm } from "../wasm.ts";
 
-let ready: Promise<void> | null = null;
+interface WebpDecodeModule {
+  /** A copy of the pixels out of its heap, or null. */
+  decode(data: Uint8Array): ImageData | null;
+}
+type Factory = (overrides: Record<string, unknown>) => Promise<WebpDecodeModule>;
+
+/** Kept up to 64 MiB (a search's mosaic readings), as the encoder. */
+const decoder = new CodecInstance(
+  () => compilePackageWasm(...CODEC_WASM["webp-decode"]),
+  (module) => (webpDecoder as unknown as Factory)({ noInitialRun: true, ...codecModule(module) }),
+  WEBP_KEEP_HEAP_BYTES,
+);
 
 export async function decodeWebpPixels(bytes: Uint8Array): Promise<RgbaImage> {
-  ready ??= compilePackageWasm("@jsquash/webp/decode.js", "./codec/dec/webp_dec.wasm").then(async (module) => {
-    await (init as unknown as JsquashInit)(module, codecModule(module));
-  });
-  await ready;
+  let image: ImageData | null;
   try {
-    const image = await decodeWebp(bytes.slice().buffer);
-    return { data: image.data, width: image.width, height: image.height };
+    image = await decoder.run((api) => api.decode(bytes));
   } catch (error) {
-    ready = null;
     throw new CodecError("corrupt_image", `Cannot decode the WebP output: ${String(error)}`);
   }
+  if (!image) throw new CodecError("corrupt_image", "Cannot decode the WebP output: libwebp reported an error");
+  return { data: image.data, width: image.width, height: image.height };
 }
