@@ -14,6 +14,7 @@ import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
 import { LetGoCollector } from "./store/let-go.ts";
+import { createTrimmer, openMallocTrim } from "./malloc-trim.ts";
 import { fullCollection } from "../codecs/collect-garbage.ts";
 import {
   DEFAULT_RESULT_TTL_SECONDS,
@@ -58,10 +59,22 @@ async function main() {
   setLogLevel(env.LOG_LEVEL);
   // Opening contacts nothing yet (see check() below); its kind says which pages the build must hold.
   const collect = fullCollection();
+  const FINALIZERS_MS = 300;
+  // Free pages left in malloc's arenas go back to the system after jobs and collections (ADR 053).
+  const mallocTrim = openMallocTrim();
+  const trimmer = mallocTrim && createTrimmer({
+    trim: async () => {
+      const t = performance.now();
+      await mallocTrim.trim();
+      log.debug("Trimmed malloc's free pages", { ms: Math.round(performance.now() - t) });
+    },
+  });
   const letGo = collect && new LetGoCollector({
     collect: () => {
       const t = performance.now();
       collect();
+      // The Blobs' bytes are freed by finalizers that run after the collection.
+      trimmer?.soon(FINALIZERS_MS);
       log.debug("Collected what the memory store let go of", {
         ms: Math.round(performance.now() - t),
         heapMb: Math.round(Deno.memoryUsage().heapUsed / 2 ** 20),
@@ -79,6 +92,7 @@ async function main() {
     workers,
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
     inProcess,
+    onJobEnd: trimmer ? () => trimmer.soon() : undefined,
   });
   await store.check();
   log.info(`Byte store: ${store.description}`);
@@ -183,6 +197,7 @@ async function main() {
     passwords.close();
     await store.close();
     letGo?.close();
+    trimmer?.close();
     database.close();
     Deno.exit(0);
   };

@@ -11,6 +11,8 @@ export interface CodecCompressorOptions {
    * runtime has no Web Workers (Deno Deploy).
    */
   inProcess?: boolean;
+  /** After each compression, score or restore has ended, whatever its outcome (the memory trim, ADR 053). */
+  onJobEnd?: () => void;
 }
 
 /**
@@ -25,23 +27,26 @@ export const timeoutScale = (settings: CompressSettings): number =>
  * jobs than it has workers, so its own queue only absorbs hand-over gaps.
  * In process (no workers), one job at a time: `size` is 1 whatever `workers` says.
  */
-export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: CodecCompressorOptions): Compressor {
+export function createCodecCompressor(
+  { workers, jobTimeoutMs, inProcess, onJobEnd }: CodecCompressorOptions,
+): Compressor {
   const local = inProcess || !workersAvailable();
   const pool: InProcessCodec = local
     ? createInProcessCodec({ jobTimeoutMs })
     : createCodecPool({ size: workers, jobTimeoutMs, maxQueue: workers * 4 });
+  const ended = <T>(work: Promise<T>): Promise<T> => onJobEnd ? work.finally(onJobEnd) : work;
   return {
     size: local ? 1 : workers,
     jobMemory: estimateJobMemory,
     async compress(bytes, settings, call) {
-      const r = await pool.compress(bytes, settings, {
+      const r = await ended(pool.compress(bytes, settings, {
         signal: call.signal,
         timeoutMs: jobTimeoutMs * timeoutScale(settings),
         maxPixels: call.maxPixels,
         deferScore: call.deferScore,
         lanes: call.lanes,
         onProgress: (_stage, percent) => call.onProgress(percent),
-      });
+      }));
       return {
         bytes: r.bytes,
         mimeType: r.mimeType,
@@ -59,9 +64,9 @@ export function createCodecCompressor({ workers, jobTimeoutMs, inProcess }: Code
         heldSize: r.heldSize ?? null,
       };
     },
-    score: (original, output, call) => pool.score(original, output, { signal: call.signal }),
+    score: (original, output, call) => ended(pool.score(original, output, { signal: call.signal })),
     // Restores wait behind the queued jobs at a higher priority than none: a download, not a compression.
-    restore: (jxl) => pool.restore(jxl, { priority: 1 }),
+    restore: (jxl) => ended(pool.restore(jxl, { priority: 1 })),
     close: () => pool.close(),
   };
 }
