@@ -62,7 +62,11 @@ async function modeTimings(corpus: CorpusImage[]) {
 async function runPool(corpus: CorpusImage[], size: number, settings: (image: CorpusImage) => CompressSettings) {
   const pool = createCodecPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
   const t = performance.now();
-  const results = await Promise.all(corpus.map((image) => pool.compress(image.bytes.slice(), settings(image))));
+  // Largest first, as the server's scheduler hands a batch to its workers (services/scheduling/policy.ts): in the
+  // corpus's own order its largest photos come last, and one worker finished them while the other had none.
+  const byPixels = [...corpus].sort((a, b) => b.megapixels - a.megapixels);
+  const running = new Map(byPixels.map((image) => [image, pool.compress(image.bytes.slice(), settings(image))]));
+  const results = await Promise.all(corpus.map((image) => running.get(image)!));
   const seconds = (performance.now() - t) / 1000;
   await pool.close();
   return { results, seconds };
