@@ -81,3 +81,20 @@ export function adviseHugePages(buffer: ArrayBuffer, bytes: number): boolean {
     return start !== null && libc.madvise(start, BigInt(bytes), MADV_HUGEPAGE) === 0;
   });
 }
+
+/**
+ * glibc's `malloc_trim(0)` as a nonblocking call (it runs on a thread of Deno's blocking pool, not the caller's):
+ * every arena's free pages go back to the system, which `returnFreedMemory`'s thresholds do only for large blocks
+ * and an arena's top (ADR 053). Null where libc cannot be loaded; the caller closes the library when done.
+ */
+export function openMallocTrim(): { trim: () => Promise<number>; close: () => void } | null {
+  if (typeof Deno === "undefined" || Deno.build.os !== "linux") return null;
+  try {
+    const libc = Deno.dlopen("libc.so.6", {
+      malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
+    });
+    return { trim: () => libc.symbols.malloc_trim(0n), close: () => libc.close() };
+  } catch {
+    return null;
+  }
+}

@@ -14,7 +14,8 @@ import { createBilling } from "./services/billing/create-billing.ts";
 import { parseAdSlots } from "../contract/ads.ts";
 import { openStore } from "./store/mod.ts";
 import { LetGoCollector } from "./store/let-go.ts";
-import { createTrimmer, openMallocTrim } from "./malloc-trim.ts";
+import { createTrimmer } from "./malloc-trim.ts";
+import { openMallocTrim } from "../codecs/libc.ts";
 import { fullCollection } from "../codecs/collect-garbage.ts";
 import {
   DEFAULT_RESULT_TTL_SECONDS,

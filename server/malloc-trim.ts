@@ -1,11 +1,10 @@
 /**
- * Free memory handed back to the system after jobs (ADR 053). A job's buffers (the upload on this thread, the
- * pixels and outputs in a codec worker's thread) are malloc'd by Deno in glibc arenas; freed, they stay resident
- * in the arena until glibc finds a free run at the arena's very top, which fragmentation rarely leaves. So the
- * resident size carried into the next batch what the last one freed: on the public mixed run the main arena read
- * 146-263 MB and the worker arenas up to 164 MB between steps, with about 80 MB held by the store.
- * `malloc_trim(0)` returns every arena's free pages; it runs off this thread (a nonblocking FFI call, 5-18 ms
- * in a busy process), at most once per `minIntervalMs`, and only where the runtime lets us load glibc.
+ * When the server hands malloc's free pages back to the system (`openMallocTrim`, codecs/libc.ts; ADR 053). Deno
+ * allocates a job's buffers (the upload on this thread, pixels and outputs in a codec worker's thread) in glibc's
+ * arenas; blocks under 1 MB freed stay resident unless they lie at an arena's top, which interleaved allocations
+ * rarely leave, so the next batch started on top of what the last one freed: between steps of the public mixed
+ * run the main arena read 146-263 MB (the store held about 80 MB). A trim runs off this thread (5-18 ms in a busy
+ * process), after jobs and collections, at most once per `minIntervalMs`.
  */
 export interface Trimmer {
   /** A trim soon: after `afterMs` (default 0) and at least the interval after the last one. */
@@ -56,20 +55,4 @@ export function createTrimmer(options: TrimmerOptions): Trimmer {
       timer = null;
     },
   };
-}
-
-/**
- * glibc's `malloc_trim`, called off this thread; null where it cannot be loaded (not Linux with glibc, or no FFI
- * permission). The caller closes the library when done.
- */
-export function openMallocTrim(): { trim: () => Promise<unknown>; close: () => void } | null {
-  if (Deno.build.os !== "linux") return null;
-  try {
-    const libc = Deno.dlopen("libc.so.6", {
-      malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
-    });
-    return { trim: () => libc.symbols.malloc_trim(0n), close: () => libc.close() };
-  } catch {
-    return null;
-  }
 }
