@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryStore } from "../../server/store/mod.ts";
 import { LetGoCollector } from "../../server/store/let-go.ts";
-import { fullCollection } from "../../codecs/collect-garbage.ts";
+import { inFreshProcess } from "../setup/in-fresh-process.ts";
 
 const MB = 2 ** 20;
 const bytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
@@ -64,28 +64,11 @@ Deno.test("the collector runs once the threshold is let go, after the last bytes
   }
 });
 
-Deno.test("a collection frees Blob bytes V8 does not count", () => {
-  const collect = fullCollection();
-  if (!collect) throw new Error("V8's gc is not available here");
-  const rss = () => Deno.memoryUsage().rss;
-  collect();
-  const before = rss();
-  let blobs: Blob[] = Array.from({ length: 64 }, (_, i) => new Blob([bytes(MB, i)]));
-  const held = rss();
-  assert.equal(blobs.length, 64);
-  blobs = [];
-  collect();
-  // The Blobs' parts are removed by their finalizers, which run after the collection.
-  return new Promise<void>((resolve, reject) =>
-    setTimeout(() => {
-      const after = rss();
-      try {
-        assert.ok(held - before > 48 * MB, `64 MB of Blobs raised RSS by ${(held - before) / MB} MB`);
-        assert.ok(held - after > 32 * MB, `the collection gave back ${(held - after) / MB} MB`);
-        resolve();
-      } catch (err) {
-        reject(err);
-      }
-    }, 200)
-  );
+Deno.test("a collection frees Blob bytes V8 does not count", async () => {
+  const { before, held, after, count } = await inFreshProcess<
+    { before: number; held: number; after: number; count: number }
+  >(new URL("./blob-collection-scenario.ts", import.meta.url));
+  assert.equal(count, 64);
+  assert.ok(held - before > 48, `64 MB of Blobs raised RSS by ${held - before} MB`);
+  assert.ok(held - after > 32, `the collection gave back ${held - after} MB`);
 });
