@@ -18,23 +18,30 @@ type Symbols = {
   madvise: { parameters: ["pointer", "usize", "i32"]; result: "i32" };
 };
 
-function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolean): boolean {
-  // The browser (the live preview's worker) has no Deno and no libc to tune.
-  if (typeof Deno === "undefined" || Deno.build.os !== "linux") return false;
+/** glibc with these symbols, or null: the browser (the live preview's worker) has no Deno and no libc to tune. */
+function openLibc<S extends Deno.ForeignLibraryInterface>(symbols: S): Deno.DynamicLibrary<S> | null {
+  if (typeof Deno === "undefined" || Deno.build.os !== "linux") return null;
   try {
-    const libc = Deno.dlopen<Symbols>("libc.so.6", {
-      syscall: { parameters: ["i64"], result: "i64" },
-      setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
-      mallopt: { parameters: ["i32", "i32"], result: "i32" },
-      madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" },
-    });
-    try {
-      return use(libc.symbols);
-    } finally {
-      libc.close();
-    }
+    return Deno.dlopen<S>("libc.so.6", symbols);
+  } catch {
+    return null;
+  }
+}
+
+function withLibc(use: (libc: Deno.DynamicLibrary<Symbols>["symbols"]) => boolean): boolean {
+  const libc = openLibc<Symbols>({
+    syscall: { parameters: ["i64"], result: "i64" },
+    setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
+    mallopt: { parameters: ["i32", "i32"], result: "i32" },
+    madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" },
+  });
+  if (!libc) return false;
+  try {
+    return use(libc.symbols);
   } catch {
     return false;
+  } finally {
+    libc.close();
   }
 }
 
@@ -88,13 +95,6 @@ export function adviseHugePages(buffer: ArrayBuffer, bytes: number): boolean {
  * and an arena's top (ADR 053). Null where libc cannot be loaded; the caller closes the library when done.
  */
 export function openMallocTrim(): { trim: () => Promise<number>; close: () => void } | null {
-  if (typeof Deno === "undefined" || Deno.build.os !== "linux") return null;
-  try {
-    const libc = Deno.dlopen("libc.so.6", {
-      malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
-    });
-    return { trim: () => libc.symbols.malloc_trim(0n), close: () => libc.close() };
-  } catch {
-    return null;
-  }
+  const libc = openLibc({ malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true } } as const);
+  return libc && { trim: () => libc.symbols.malloc_trim(0n), close: () => libc.close() };
 }
