@@ -7,7 +7,7 @@
  */
 import { AUTO_FORMAT, losslessOf } from "../../contract/formats.ts";
 import type { CompressSettings } from "../../contract/settings.ts";
-import { giveBackIdleHeaps, heldWhenIdle } from "../idle-heaps.ts";
+import { giveBackHeapsWhenIdle, giveBackIdleHeaps, heldWhenIdle } from "../idle-heaps.ts";
 import { isFixedPath } from "./job-memory.ts";
 
 /**
@@ -39,9 +39,9 @@ export function keepKind(settings: CompressSettings, deferScore: boolean): strin
 let grownFor: { kind: string; pixels: number } | null = null;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-async function release(): Promise<void> {
+async function release(idle = false): Promise<void> {
   grownFor = null;
-  await giveBackIdleHeaps();
+  await (idle ? giveBackHeapsWhenIdle() : giveBackIdleHeaps());
 }
 
 /**
@@ -61,6 +61,6 @@ export async function beforeJob(kind: string | null, pixels: number): Promise<vo
  */
 export function afterJob(): number {
   clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => void release(), IDLE_RELEASE_MS);
+  idleTimer = setTimeout(() => void release(true), IDLE_RELEASE_MS);
   return heldWhenIdle();
 }

@@ -4,7 +4,7 @@
  * the worker collects again once idle; WebP's heaps are codec instances like the others'.
  */
 import assert from "node:assert/strict";
-import { giveBackIdleHeaps } from "../../codecs/idle-heaps.ts";
+import { giveBackHeapsWhenIdle } from "../../codecs/idle-heaps.ts";
 import { fullCollection, setGarbageCollector } from "../../codecs/collect-garbage.ts";
 import { grower, PAGE } from "./grower.ts";
 import { encodeWebpPixels, WEBP_KEEP_HEAP_BYTES } from "../../codecs/webp/encode.ts";
@@ -45,7 +45,7 @@ Deno.test("a heap dropped while a view of it was held is collected once the work
 
     assert.equal(view.length, 16);
     view = null;
-    await giveBackIdleHeaps();
+    await giveBackHeapsWhenIdle();
     const idle = await rssSettled(held - 48 * MB);
     assert.ok(held - idle > 48 * MB, `once idle ${(held - idle) / MB} MB of 64 went back`);
   } finally {
