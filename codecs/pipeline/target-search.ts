@@ -61,6 +61,8 @@ export interface ScoreSearch {
   slope: number;
   /** Where probes aim: this far above the goal, so a small misprediction still passes. */
   aimAbove: number;
+  /** Where probes aim once a full probe has measured the photo's own offset (its predictions err less). */
+  calibratedAimAbove: number;
   /** The first quality to try without a proxy (see `predictQuality`). */
   start: number;
   lo: number;
@@ -229,6 +231,12 @@ async function lowestPassingByProxy(
   return pass;
 }
 
+/**
+ * A step below the lowest passing probe that the calibrated proxy puts this far under the goal is taken to fail
+ * without a full probe (see searchScore).
+ */
+export const SURE_FAIL_POINTS = 0.2;
+
 /** Proxy readings this many quality steps apart are interpolated between rather than read again. */
 const INTERPOLATE_WITHIN = 4;
 
@@ -276,8 +284,9 @@ export async function searchScore<P extends Probe>(
   const sameEncode = (a: number, b: number) => a === b || (!!spec.setting && spec.setting(a) === spec.setting(b));
   const proxyScores = new Map(known);
   const proxyAt = memoReader(proxyScores, proxy);
+  const calibratedAim = spec.goal + spec.calibratedAimAbove;
   const proxyPrediction = (offset: Offset, lo: number, hi: number, from: number, calibrated = false) =>
-    lowestPassingByProxy(proxyScores, proxyAt, aim, offset, lo, hi, from, calibrated);
+    lowestPassingByProxy(proxyScores, proxyAt, calibrated ? calibratedAim : aim, offset, lo, hi, from, calibrated);
   const offsetAt = async (p: P) => p.score - (interpolatedReading(proxyScores, p.quality) ?? await proxyAt(p.quality));
 
   let quality = clamp(Math.round(spec.start), spec.lo, spec.hi);
@@ -334,8 +343,16 @@ export async function searchScore<P extends Probe>(
         offset = () => o;
       }
       next = await proxyPrediction(offset, below + 1, above - 1, p.quality, true);
-      // The calibrated proxy says the last probe is already the floor: trust the bracket instead.
-      if (next >= above) next = above - 1;
+      if (next >= above) {
+        // The calibrated proxy says the lowest passing probe is already the floor. A step down is probed only
+        // when it reads close enough to the goal to pass after all (public corpus: such steps read within 0.2
+        // points of their full probe's score on 7 of 9 photos, 0.30 and 0.79 the others, and every one read
+        // under goal - 0.2 failed).
+        const step = above - 1;
+        const predicted = (interpolatedReading(proxyScores, step) ?? await proxyAt(step)) + offset(step);
+        if (passing.length && predicted < spec.goal - SURE_FAIL_POINTS) break;
+        next = step;
+      }
     } else if (passing.length && failing.length) {
       // Bracketed: interpolate between the nearest failing and passing probes.
       const f = done.find((d) => d.quality === below)!, s = done.find((d) => d.quality === above)!;

@@ -213,6 +213,35 @@ Deno.test("after a probe that lands high, the mosaic is read near the aim, not h
   }
 });
 
+Deno.test("a passing probe over the slack ends the search when the calibrated mosaic puts the step below well under the goal", async () => {
+  // The mosaic reads its photo 1.8 points high, as the prior expects: the first probe lands on the floor, q80,
+  // over the slack. One step below reads 79.0 (2 points a step) or 79.85 (1.2): only the second is probed.
+  for (const [at80, slope, probes] of [[81, 2, 1], [81.05, 1.2, 2]] as const) {
+    const label = `${at80}/${slope}`;
+    const { probe, probed } = curve(at80, slope);
+    const proxy = (q: number) => Promise.resolve(scoreAt(at80, slope, q) + 1.8);
+    const spec = scoreSearchFor(mozjpeg, 80, "4:2:0");
+    const outcome = await searchScore(spec, probe, proxy);
+    assert.equal(probed[0]!.quality, 80, `${label}: the first probe is the floor`);
+    assert.ok(probed[0]!.score > 80 + spec.slack, `${label}: over the slack (${probed[0]!.score})`);
+    assert.deepEqual(probed.map((p) => p.quality), [80, 79].slice(0, probes), label);
+    assert.equal(outcome.chosen.quality, 80, label);
+  }
+});
+
+Deno.test("once a full probe has calibrated the mosaic, the next probe aims nearer the goal", async () => {
+  // The mosaic reads 1 point over its photo where the prior expects 1.8: the first probe lands high (q82,
+  // 81.8). Calibrated, q80 reads 80.2: 0.2 over the goal, under the first aim (0.25 over) but over the
+  // calibrated one, so the search probes it next and ends there, rather than at q81 first.
+  const { probe, probed } = curve(80.2, 0.8);
+  const proxy = (q: number) => Promise.resolve(scoreAt(80.2, 0.8, q) + 1);
+  const spec = scoreSearchFor(mozjpeg, 80, "4:2:0");
+  assert.ok(spec.calibratedAimAbove < 0.2 && spec.aimAbove > 0.2);
+  const outcome = await searchScore(spec, probe, proxy);
+  assert.deepEqual(probed.map((p) => p.quality), [82, 80]);
+  assert.equal(outcome.chosen.quality, 80);
+});
+
 Deno.test("a set's search without a mosaic steps by its codec's own slope", async () => {
   // An AVIF-like curve, 0.5 a step: from a start scoring 2 points over the goal, MozJPEG's prior slope (0.8)
   // steps 2-3 qualities and lands high; AVIF's own (0.5) reaches the aim's window in one step.
