@@ -6,7 +6,6 @@
  * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh) instead of the public corpus. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
  */
-import { createCodecPool } from "../codecs/mod.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
 import { mozJpegOptions } from "../codecs/jpeg/options.ts";
@@ -36,6 +35,7 @@ import { jobKindMemoryBench, jobMemoryBench } from "./job-memory.ts";
 import { resizeBench } from "./resize.ts";
 import { setPhoto, webSetBench } from "./web-sets.ts";
 import { batchWaitBench } from "./batch-wait.ts";
+import { warmPool } from "./warm-pool.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -60,7 +60,7 @@ async function modeTimings(corpus: CorpusImage[]) {
 }
 
 async function runPool(corpus: CorpusImage[], size: number, settings: (image: CorpusImage) => CompressSettings) {
-  const pool = createCodecPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
+  const pool = await warmPool({ size, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 }, corpus);
   const t = performance.now();
   // Largest first, as the server's scheduler hands a batch to its workers (services/scheduling/policy.ts): in the
   // corpus's own order its largest photos come last, and one worker finished them while the other had none.
@@ -72,7 +72,7 @@ async function runPool(corpus: CorpusImage[], size: number, settings: (image: Co
   return { results, seconds };
 }
 
-/** The corpus at default settings on 1 worker, then on WORKERS (peak RSS reset between). */
+/** The corpus at default settings on 1 worker, then on WORKERS (peak RSS reset between), each pool warm. */
 async function poolRuns(corpus: CorpusImage[]) {
   const one = await runPool(corpus, 1, () => DEFAULT_SETTINGS);
   await resetPeakRss();

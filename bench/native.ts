@@ -11,7 +11,6 @@
  * native encoders on the same pixels (`encodeTimes`).
  */
 import sharp from "sharp";
-import { createCodecPool } from "../codecs/mod.ts";
 import { compressImage } from "../codecs/pipeline/compress.ts";
 import { decodeJpegPixels } from "../codecs/jpeg/decode.ts";
 import { encodeJpegPixels } from "../codecs/jpeg/encode.ts";
@@ -25,6 +24,7 @@ import type { CorpusImage } from "./corpus.ts";
 import { httpEndToEnd } from "./http.ts";
 import { pnm, samples, uprightPhoto } from "./pixels.ts";
 import { figure, onLanes } from "./report.ts";
+import { warmPool } from "./warm-pool.ts";
 
 const LANES = 2;
 
@@ -64,7 +64,7 @@ async function rawPool(
   workers: number,
   settings: CompressSettings = DEFAULT_SETTINGS,
 ): Promise<{ seconds: number; bytes: number }> {
-  const pool = createCodecPool({ size: workers, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 });
+  const pool = await warmPool({ size: workers, jobTimeoutMs: 600_000, maxQueue: 1000, maxPixels: 100e6 }, corpus);
   const t = performance.now();
   // As the server runs the fixed path: the result first, its score later.
   const results = await Promise.all(
