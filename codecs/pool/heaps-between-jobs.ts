@@ -12,9 +12,8 @@ import { isFixedPath } from "./job-memory.ts";
 
 /**
  * An alike job needs this share of the pixels of the largest image that grew the heaps, so that heaps grown by a
- * larger image stay within the job's own estimate: the fixed path reserves 28 bytes per pixel (pool/job-memory.ts)
- * for the decoded image (4), MozJPEG's decoder (4.2) and encoder (16) heaps; grown by 1/0.85 of its pixels, those
- * heaps hold 24 per pixel of its own, 28 with the image.
+ * larger image stay within the job's own estimate: the fixed path's reservations (pool/job-memory.ts
+ * `fixedJpegBytesPerPixel`) are what it was measured to use, divided by this share.
  */
 export const KEEP_FROM_SHARE = 0.85;
 /**

@@ -1,4 +1,5 @@
 import { candidateFormats, type FormatChoice, type OutputFormat } from "../../contract/formats.ts";
+import type { ChromaSubsampling, Encoder } from "../../contract/settings.ts";
 
 /**
  * Estimated peak memory of one job: 32 MB plus `perPixel` bytes per pixel (`jobBytesPerPixel`) plus 5 per byte
@@ -27,12 +28,25 @@ export function estimateJobMemory(pixels: number, bytes = 0, perPixel: number = 
 const MEASURING: Readonly<Record<OutputFormat, number>> = { jpeg: 40, webp: 40, avif: 48, jxl: 40 };
 
 /**
- * Per pixel, on the fixed path (one encode, its score deferred): the decoded image, MozJPEG's decoder (4.2 B/px)
- * and encoder (16) heaps; measured 26.5-27 B/px over idle (9.9 MP: 250 MB, 13.4 MP: 344), hence 28 (an encoder
- * heap kept from a larger image, heaps-between-jobs.ts, stays within it). WebP's encoder holds less (15-20 B/px
- * measured). AVIF's encoder is the same with or without a goal; JPEG XL keeps its transcode's 40.
+ * Per pixel, on the fixed path (one encode, its score deferred), besides JPEG (`fixedJpegBytesPerPixel`): WebP's
+ * encoder holds 15-20 B/px measured; AVIF's encoder is the same with or without a goal; JPEG XL keeps its
+ * transcode's 40.
  */
-const FIXED_PATH: Readonly<Record<OutputFormat, number>> = { jpeg: 28, webp: 20, avif: 48, jxl: 40 };
+const FIXED_PATH: Readonly<Record<Exclude<OutputFormat, "jpeg">, number>> = { webp: 20, avif: 48, jxl: 40 };
+
+/**
+ * A fixed JPEG job's bytes per pixel, by encoder and chroma (ADR 055). Measured on 7 Dec 2026 (a fresh worker warmed
+ * on a small photo, the process's peak over idle less 32 MiB and 5 per byte of the file; public 20.4 and 12.2 MP
+ * photos): MozJPEG at 4:2:0 11.5-15.1 B/px (default, progressive, quality mode, metadata kept), at 4:4:4 18.3-20.6,
+ * at 4:2:2 (encoded at 4:4:4 with averaged chroma) 22.2-24.6; jpegli 5.0-9.5 at every chroma (progressive the
+ * most); a resize less (the encoder sees the smaller image). Each high divided by KEEP_FROM_SHARE, for heaps kept
+ * from a larger alike image (heaps-between-jobs.ts): 20, 30 and 12. The one figure of 28 before held a public
+ * batch's 20.4 MP photo alone while the other worker waited (2.4-2.9 worker-seconds of a 12-14 s batch).
+ */
+export function fixedJpegBytesPerPixel(encoder: Encoder, chroma: ChromaSubsampling): number {
+  if (encoder === "jpegli") return 12;
+  return chroma === "4:2:0" ? 20 : 30;
+}
 
 /**
  * Per pixel of a deferred score: both images decoded and the metric's pyramids; a JPEG result's measured 21-30.5
@@ -51,9 +65,20 @@ export const isFixedPath = (s: { target: unknown; widths: readonly number[] | nu
   s.target === null && s.widths === null;
 
 /** Bytes per pixel a job with these settings holds at its peak: the most of the formats it encodes in. */
-export function jobBytesPerPixel(
-  s: { format: FormatChoice; widths: number[] | null; formats: OutputFormat[]; target: unknown },
-): number {
-  const table = isFixedPath(s) ? FIXED_PATH : MEASURING;
-  return Math.max(...encodedFormats(s).map((format) => table[format]));
+export function jobBytesPerPixel(s: {
+  format: FormatChoice;
+  widths: number[] | null;
+  formats: OutputFormat[];
+  target: unknown;
+  encoder: Encoder;
+  chromaSubsampling: ChromaSubsampling;
+}): number {
+  const fixed = isFixedPath(s);
+  const perPixel = (format: OutputFormat) =>
+    !fixed
+      ? MEASURING[format]
+      : format === "jpeg"
+      ? fixedJpegBytesPerPixel(s.encoder, s.chromaSubsampling)
+      : FIXED_PATH[format];
+  return Math.max(...encodedFormats(s).map(perPixel));
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { FormatChoice, OutputFormat } from "../../contract/formats.ts";
+import type { ChromaSubsampling, Encoder } from "../../contract/settings.ts";
 import { IDLE_WORKER_BYTES, memoryBudgetBytes } from "../../server/services/compression/memory-budget.ts";
 import { encodedFormats, estimateJobMemory, jobBytesPerPixel, SCORE_BYTES_PER_PIXEL } from "../../codecs/mod.ts";
 
@@ -20,6 +21,8 @@ Deno.test("a job's reservation follows its bytes, whether it measures, and the f
     widths: null as number[] | null,
     formats: [] as OutputFormat[],
     target: null,
+    encoder: "mozjpeg" as Encoder,
+    chromaSubsampling: "4:2:0" as ChromaSubsampling,
   };
   const auto = { ...fixed, target: { kind: "auto" } };
   const perPixel = jobBytesPerPixel(auto);
@@ -29,7 +32,22 @@ Deno.test("a job's reservation follows its bytes, whether it measures, and the f
   // The fixed path only decodes and encodes: its score is measured later, as a task of its own.
   assert.ok(jobBytesPerPixel(fixed) < perPixel * 0.75, `fixed ${jobBytesPerPixel(fixed)} against auto ${perPixel}`);
   assert.ok(SCORE_BYTES_PER_PIXEL > jobBytesPerPixel(fixed), "a score decodes two images and holds the metric's");
-  assert.ok(jobBytesPerPixel({ ...fixed, format: "webp" }) < jobBytesPerPixel(fixed), "WebP's encoder holds less");
+  // On the fixed path MozJPEG's full-chroma planes hold half as much again as halved ones, jpegli's a fraction.
+  const fullChroma = jobBytesPerPixel({ ...fixed, chromaSubsampling: "4:4:4" });
+  assert.ok(fullChroma > jobBytesPerPixel(fixed) && fullChroma < perPixel, `4:4:4 fixed ${fullChroma}`);
+  assert.equal(jobBytesPerPixel({ ...fixed, chromaSubsampling: "4:2:2" }), fullChroma, "4:2:2 is encoded at 4:4:4");
+  const jpegli = jobBytesPerPixel({ ...fixed, encoder: "jpegli", chromaSubsampling: "4:4:4" });
+  assert.ok(jpegli < jobBytesPerPixel(fixed), `jpegli fixed ${jpegli}`);
+  assert.equal(
+    jobBytesPerPixel({ ...auto, encoder: "jpegli", chromaSubsampling: "4:4:4" }),
+    perPixel,
+    "a goal measures",
+  );
+  assert.equal(
+    jobBytesPerPixel({ ...fixed, format: "webp", chromaSubsampling: "4:4:4" }),
+    jobBytesPerPixel({ ...fixed, format: "webp" }),
+    "WebP's by format alone",
+  );
   assert.equal(jobBytesPerPixel({ ...auto, format: "jxl" }), perPixel, "JPEG XL transcodes after the JPEG path");
   // AVIF's encoder holds the most, with or without a goal; a set reserves for its heaviest format.
   const avif = jobBytesPerPixel({ ...fixed, format: "avif" });
