@@ -144,7 +144,6 @@ export async function fixedPathVsNative(corpus: CorpusImage[], workers = LANES):
   /** Wall seconds as per-lane milliseconds per megapixel. */
   const perLane = (seconds: number) => (1000 * seconds * LANES) / megapixels;
   await nativeMozjpeg(corpus.slice(0, 2), LANES); // load libvips
-  await rawPool(corpus.slice(0, 2), workers); // warm this thread's module cache for the pool's workers
   // Native before and after the product's runs; the product is compared with their mean.
   const nativeBefore = await nativeMozjpeg(corpus, LANES);
   const pool = await rawPool(corpus, workers);

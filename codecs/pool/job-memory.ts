@@ -73,12 +73,8 @@ export function jobBytesPerPixel(s: {
   encoder: Encoder;
   chromaSubsampling: ChromaSubsampling;
 }): number {
-  const fixed = isFixedPath(s);
-  const perPixel = (format: OutputFormat) =>
-    !fixed
-      ? MEASURING[format]
-      : format === "jpeg"
-      ? fixedJpegBytesPerPixel(s.encoder, s.chromaSubsampling)
-      : FIXED_PATH[format];
+  const fixedPath = (format: OutputFormat) =>
+    format === "jpeg" ? fixedJpegBytesPerPixel(s.encoder, s.chromaSubsampling) : FIXED_PATH[format];
+  const perPixel = isFixedPath(s) ? fixedPath : (format: OutputFormat) => MEASURING[format];
   return Math.max(...encodedFormats(s).map(perPixel));
 }
