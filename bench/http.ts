@@ -74,10 +74,11 @@ export async function uploadAll(
   fields: Record<string, string> = {},
 ): Promise<string[]> {
   const form = new FormData();
+  // Settings first, as the web app sends them: each image's work begins as it arrives (ADR 056).
+  for (const [name, value] of Object.entries({ maxConcurrent: "10", ...fields })) form.append(name, value);
   for (const image of images) {
     form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
   }
-  for (const [name, value] of Object.entries({ maxConcurrent: "10", ...fields })) form.append(name, value);
   const res = await fetch(`${server.url}/api/compress`, {
     method: "POST",
     headers: { Cookie: client.cookie },

@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: codec and HTTP figures on the public corpus, one `name: value unit` line each.
  * Helpers (corpus loading, figure printing, RSS) live in their own modules for the HTTP bench.
- * `deno task bench quality` (or `avif`, `auto-format`, `jxl`, `batch`): that section alone; `ratios`: the ratio lines
+ * `deno task bench quality` (or `avif`, `auto-format`, `jxl`, `batch`, `uplink`): that section alone; `ratios`: the ratio lines
  * (quality, native, resize, web set, a batch on auto against the fixed path and a mixed run's peak).
  * `BENCH_SET=validation` runs on the validation set (scripts/make-validation-set.sh) instead of the public corpus. `BENCH_PHOTOS=A01,A08,A13` (name prefixes) or
  * `BENCH_PHOTOS=4` (the first four) runs on part of the corpus (bench/corpus.ts).
@@ -36,6 +36,7 @@ import { resizeBench } from "./resize.ts";
 import { setPhoto, webSetBench } from "./web-sets.ts";
 import { batchWaitBench } from "./batch-wait.ts";
 import { warmPool } from "./warm-pool.ts";
+import { uplinkBench } from "./uplink.ts";
 
 const MODE_SAMPLE = 8; // images timed per mode, in-process on one thread
 const WORKERS = 2;
@@ -111,6 +112,11 @@ if (Deno.args[0] === "batch") {
   await batchWaitBench(corpus);
   Deno.exit(0);
 }
+if (Deno.args[0] === "uplink") {
+  // `deno task bench uplink`: a batch over an 8 MB/s uplink against the same batch over loopback (ADR 056).
+  await uplinkBench(corpus, WORKERS);
+  Deno.exit(0);
+}
 if (Deno.args[0] === "avif") {
   // `deno task bench avif`: only the AVIF figures.
   await avifBench(corpus);
@@ -160,6 +166,8 @@ figure("peak_rss_since_pool_run", await peakRssMb(), "MB (adds the in-process ti
 
 // Through the HTTP API, each against a fresh server process with the same pool size.
 await httpThroughput(corpus, WORKERS, corpus.length / two.seconds);
+// A batch over an 8 MB/s uplink: the wait after its last byte, against the same batch over loopback (ADR 056).
+await uplinkBench(corpus, WORKERS);
 // The fixed path end to end against native MozJPEG (sharp) on the same photos, with a per-MP breakdown.
 await fixedPathVsNative(corpus, WORKERS);
 await pollingLatency(corpus, WORKERS);

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { meterRequest } from "../middleware/body-guard.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
-import { readUploadForm } from "../services/compression/upload-form.ts";
+import { IMAGES_FIELD, readUploadForm } from "../services/compression/upload-form.ts";
 import { readMultipart, UPLOAD_FIELD_LIMITS } from "./read-multipart.ts";
 import { STATUS_BY_CODE } from "../http-error.ts";
 import type { CompressResponse } from "../../contract/jobs.ts";
@@ -14,7 +14,8 @@ export const MAX_REQUEST_BYTES = 256 * 1024 * 1024;
 export const compressRoutes = new Hono<AppEnv>()
   .post("/compress", requireUser, async (c) => {
     const user = currentUser(c);
-    const intake = await c.var.deps.compression.admission.openUpload(user);
+    const { admission } = c.var.deps.compression;
+    const intake = await admission.openUpload(user);
     try {
       const declared = c.req.header("Content-Length"); // already checked by the body guard
       if (declared !== undefined) intake.declare(Number(declared));
@@ -24,8 +25,12 @@ export const compressRoutes = new Hono<AppEnv>()
         maxFileBytes: intake.plan.maxFileBytes,
         onFile: (count) => intake.countFile(count),
         fileTooLarge: () => intake.fileTooLarge(),
+        // Each image is judged, and its work begun, while the rest of the body arrives (ADR 056).
+        onFileRead: (field, file, fieldsSoFar) => {
+          if (field === IMAGES_FIELD) admission.arrived(user, intake, file, fieldsSoFar);
+        },
       });
-      const { refused, ...result } = await c.var.deps.compression.admission.admit(user, readUploadForm(body), intake);
+      const { refused, ...result } = await admission.admit(user, readUploadForm(body), intake);
       // Each refused file with the status it would have answered alone.
       const response: CompressResponse = {
         ...result,

@@ -18,6 +18,8 @@ export interface MultipartLimits {
   onFile(count: number): void;
   /** The refusal for a file past `maxFileBytes` (its name is not known once the parser stops). */
   fileTooLarge(): Error;
+  /** A file has arrived whole, with the fields read before it (its work may start: ADR 056). Must not throw. */
+  onFileRead?(field: string, file: File, fieldsSoFar: MultipartBody): void;
 }
 
 /**
@@ -63,12 +65,11 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     for await (const part of partsOf(request, limits.maxFileBytes)) {
       if (part.isFile) {
         limits.onFile(++files);
-        add(
-          part.name ?? "",
-          new File(part.content as Uint8Array<ArrayBuffer>[], part.filename ?? "image.jpg", {
-            type: part.mediaType ?? "application/octet-stream",
-          }),
-        );
+        const file = new File(part.content as Uint8Array<ArrayBuffer>[], part.filename ?? "image.jpg", {
+          type: part.mediaType ?? "application/octet-stream",
+        });
+        add(part.name ?? "", file);
+        limits.onFileRead?.(part.name ?? "", file, body);
         continue;
       }
       if (++fields > limits.maxFields) {

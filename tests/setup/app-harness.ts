@@ -168,10 +168,11 @@ export async function makePremium(t: TestApp, username: string): Promise<void> {
 }
 
 /** POST /api/compress with these files and fields. */
+/** Settings first, as the web app sends them (the server begins each file's work with the fields before it). */
 export function upload(t: TestApp, cookie: string, files: File[], fields: Record<string, string> = {}) {
   const form = new FormData();
-  for (const f of files) form.append("images", f);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append("images", f);
   return t.request("/api/compress", { method: "POST", headers: { Cookie: cookie }, body: form });
 }
 

@@ -10,6 +10,7 @@ import { planOf } from "../plan.ts";
 import { safeFileName } from "../../../contract/file-names.ts";
 import {
   type CompressSettings,
+  compressSettingsOf,
   FREE_RECOMPRESSIONS_PER_IMAGE,
   type RecompressSettings,
   type SavedSettings,
@@ -28,8 +29,18 @@ import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
 import { QuotaExceeded, type Transitions } from "../lifecycle/transitions.ts";
 import { NO_LEASE } from "../lifecycle/sql.ts";
-import type { UploadForm } from "./upload-form.ts";
-import { dailyLimitReached, fileTooLarge, storeFull, tooManyFiles, UploadIntake } from "./upload-intake.ts";
+import { type MultipartBody, readUploadSettings, type UploadForm } from "./upload-form.ts";
+import {
+  dailyLimitReached,
+  type EarlyFile,
+  fileTooLarge,
+  type FileVerdict,
+  storeFull,
+  tooManyFiles,
+  UploadIntake,
+} from "./upload-intake.ts";
+import type { HeadStart, HeadStarts } from "./head-starts.ts";
+import { concurrencyOf } from "../scheduling/policy.ts";
 import { toBatch, toJob } from "./views.ts";
 import { storedSettings } from "../user-settings.ts";
 import { isExpired, ownedBatch, ownedJob } from "./owned.ts";
@@ -50,9 +61,6 @@ function refuseTargetOffPlan(plan: PlanLimits, settings: CompressSettings): void
   }
 }
 
-/** One uploaded file, judged alone at admission. */
-type FileVerdict = { pixels: number } | { refused: DomainError };
-
 /** A file of an upload refused on its own, by its code (the route answers with the code's status). */
 export interface RefusedUpload {
   filename: string;
@@ -67,7 +75,7 @@ export type Admitted = Omit<CompressResponse, "refused"> & { refused: RefusedUpl
 type NewEntry =
   & { name: string; size: number }
   & (
-    | { original: Blob; pixels: number; charged: boolean; sourceJobId?: string }
+    | { original: Blob; pixels: number; charged: boolean; sourceJobId?: string; headStart?: HeadStart | null }
     | { refused: { code: DomainErrorCode; message: string } }
   );
 
@@ -101,6 +109,8 @@ export interface AdmissionDeps {
   files: Pick<JobFiles, "reserve" | "blob" | "put" | "free">;
   /** Where admitted jobs go: this instance's scheduler or the shared queue. */
   jobQueue: Pick<JobQueue, "admissionLease" | "admitted">;
+  /** Work begun on files as they arrive (ADR 056); absent on a shared queue, where any instance may run a job. */
+  headStarts?: Pick<HeadStarts, "begin">;
   now: () => number;
   /** How long results are kept after they complete (named in a refusal). */
   ttlMs: number;
@@ -186,6 +196,45 @@ export class Admission {
   }
 
   /**
+   * A file of an upload has arrived whole (ADR 056): it is judged now, while the rest of the body arrives,
+   * and its compression begins in an idle slot with the settings the fields read before it give (the
+   * job takes it over only if its settings are those). Never throws: `admit` answers for the upload.
+   */
+  arrived(user: UserRow, intake: UploadIntake, file: File, fieldsSoFar: MultipartBody): void {
+    const early = this.#early(user, intake.plan, file, fieldsSoFar);
+    early.catch(() => {}); // `admit` awaits it; an upload refused before that never does
+    intake.early.set(file, early);
+  }
+
+  async #early(user: UserRow, plan: PlanLimits, file: File, fieldsSoFar: MultipartBody): Promise<EarlyFile> {
+    const verdict = await this.#judge(safeFileName(file.name), file, plan);
+    const headStarts = this.deps.headStarts;
+    if (!headStarts || !("pixels" in verdict)) return { verdict, headStart: null };
+    let saved: SavedSettings;
+    try {
+      saved = readUploadSettings(fieldsSoFar);
+    } catch {
+      return { verdict, headStart: null }; // invalid so far: `admit` answers if it stays so
+    }
+    const settings = compressSettingsOf(saved);
+    // A target off the plan is refused at admission; a web set may take more than one worker.
+    if (settings.widths || (settings.target && !plan.targets)) return { verdict, headStart: null };
+    const headStart = headStarts.begin(file, verdict.pixels, settings, {
+      maxPixels: plan.maxPixels,
+      userId: user.id,
+      userLimit: concurrencyOf(plan, saved.maxConcurrent),
+    });
+    return { verdict, headStart };
+  }
+
+  /** A file judged alone: over the plan's size, or its content (`#checkContent`). */
+  #judge(name: string, file: File, plan: PlanLimits): Promise<FileVerdict> {
+    return file.size > plan.maxFileBytes
+      ? Promise.resolve({ refused: fileTooLarge(plan, name, file.size) })
+      : this.#checkContent(name, file, plan);
+  }
+
+  /**
    * Admits a read upload: its bytes are already reserved by `intake`, which it turns into stored
    * files. `apiKeyId`: the key that sent it through the developer API (recorded on the batch).
    */
@@ -196,16 +245,17 @@ export class Admission {
     if (files.length > plan.maxFilesPerUpload) throw tooManyFiles(plan, files.length);
     // Names from users are used (stored, quoted) only in their safe form (contract/file-names.ts).
     const names = files.map((f) => safeFileName(f.name));
-    // Each file is judged alone: a refused one gets a failed entry, the others go ahead.
+    // Each file is judged alone: a refused one gets a failed entry, the others go ahead. Most were
+    // judged as they arrived (`arrived`).
     const verdicts: FileVerdict[] = [];
+    const headStarts: (HeadStart | null)[] = [];
     const turns = turnTaker(); // each file is read whole, from memory: other requests get turns (ADR 052)
     for (const [i, file] of files.entries()) {
-      await turns.turn();
-      verdicts.push(
-        file.size > plan.maxFileBytes
-          ? { refused: fileTooLarge(plan, names[i], file.size) }
-          : await this.#checkContent(names[i]!, file, plan),
-      );
+      const early = intake.early.get(file);
+      if (!early) await turns.turn();
+      const { verdict, headStart } = early ? await early : { verdict: await this.#judge(names[i]!, file, plan) };
+      verdicts.push(verdict);
+      headStarts.push(headStart ?? null);
     }
     const accepted = verdicts.flatMap((v, i) => ("pixels" in v ? [i] : []));
     if (accepted.length === 0) throw (verdicts[0] as { refused: DomainError }).refused; // as one refused file answers
@@ -229,7 +279,14 @@ export class Admission {
             size: file.size,
             refused: { code: verdict.refused.code, message: withoutName(verdict.refused.message, names[i]!) },
           }
-          : { name: names[i]!, size: file.size, original: file, pixels: verdict.pixels, charged: true };
+          : {
+            name: names[i]!,
+            size: file.size,
+            original: file,
+            pixels: verdict.pixels,
+            charged: true,
+            headStart: headStarts[i],
+          };
       }),
       day,
       // The stored files now hold the room the body reserved, and the rows count as unfinished jobs.
@@ -393,6 +450,8 @@ export class Admission {
         count: charged,
         limit: plan.dailyCompressions,
       });
+      // Before the jobs are queued: a job's run takes its head start over (ADR 056).
+      for (const { id, entry } of stored) entry.headStart?.assign(id, compressSettingsOf(settings), plan.maxPixels);
       admitted();
     } catch (err) {
       // The admission did not commit: no row claims the originals stored for it, so they go.

@@ -22,6 +22,7 @@ import { Controls } from "./controls.ts";
 import { DeferredScores } from "./deferred-scores.ts";
 import { Downloads } from "./downloads.ts";
 import { JobEndings } from "./job-endings.ts";
+import { HeadStarts } from "./head-starts.ts";
 import { JobFiles } from "./job-files.ts";
 import { LocalQueue, SharedQueue } from "./job-queue.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
@@ -101,6 +102,8 @@ export class CompressionService {
   /** Heartbeat, progress flush, release on shutdown. */
   readonly leaseKeeper: LeaseKeeper;
   readonly scheduler: Scheduler;
+  /** Work begun on uploads' files as they arrive (ADR 056); none on a shared queue or without workers. */
+  readonly headStarts: HeadStarts | undefined;
   /** This process's id: the owner of the leases it holds (ADR 018). */
   readonly instanceId: string;
   #files: JobFiles;
@@ -154,12 +157,16 @@ export class CompressionService {
     const jobQueue = sharedQueue
       ? new SharedQueue({ wake: () => puller?.wake(), scheduler, leases, queue, lease })
       : new LocalQueue({ scheduler, reads, lease });
+    // Work begun on an upload's files as they arrive is this instance's: none on a shared queue (ADR 056).
+    const headStarts = sharedQueue || compressor.size === 0 ? undefined : new HeadStarts({ scheduler, compressor });
+    if (headStarts) endings.listen((ids) => headStarts.forget(ids));
     const runner = new Runner({
       reads,
       transitions,
       leases,
       files,
       compressor,
+      headStarts,
       jobQueue,
       lease,
       now,
@@ -170,7 +177,7 @@ export class CompressionService {
       log,
     });
 
-    this.admission = new Admission({ reads, transitions, files, jobQueue, now, ttlMs });
+    this.admission = new Admission({ reads, transitions, files, jobQueue, headStarts, now, ttlMs });
     this.queries = new Queries({ reads, progress, endings, jobQueue, now });
     this.downloads = new Downloads({ reads, files, now });
     this.controls = new Controls({ reads, transitions, scheduler, endings, files, queries: this.queries });
@@ -190,6 +197,7 @@ export class CompressionService {
     });
     this.leaseKeeper = new LeaseKeeper({ leases, scheduler, progress, lease, now });
     this.scheduler = scheduler;
+    this.headStarts = headStarts;
     this.instanceId = lease.owner;
     this.#files = files;
     this.#lease = lease;

@@ -7,10 +7,18 @@
  */
 export class JobEndings {
   #waiters = new Map<string, Set<() => void>>();
+  #listeners: ((jobIds: string[]) => void)[] = [];
+
+  /** `fn` hears of every job ended here, waited for or not (head starts let go of theirs: ADR 056). */
+  listen(fn: (jobIds: string[]) => void): void {
+    this.#listeners.push(fn);
+  }
 
   /** Wakes whoever waits for these jobs (a spurious wake is harmless: the waiter reads the job). */
   ended(jobIds: Iterable<string>): void {
-    for (const id of jobIds) {
+    const ids = [...jobIds];
+    for (const fn of this.#listeners) fn(ids);
+    for (const id of ids) {
       const waiters = this.#waiters.get(id);
       if (!waiters) continue;
       this.#waiters.delete(id);

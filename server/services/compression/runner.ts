@@ -18,7 +18,8 @@ import type { JobErrorCode } from "../../domain-error.ts";
 import type { Logger } from "../../log.ts";
 import { batchSettings } from "./views.ts";
 import { packWebSet } from "./web-set-pack.ts";
-import type { Compressor } from "./compressor.ts";
+import type { CompressCall, Compressor } from "./compressor.ts";
+import type { HeadStarts } from "./head-starts.ts";
 import type { JobEndings } from "./job-endings.ts";
 import type { JobFiles } from "./job-files.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -42,6 +43,8 @@ export interface RunnerDeps {
   leases: Pick<Leases, "holds" | "release">;
   files: Pick<JobFiles, "has" | "forCodec" | "put" | "free">;
   compressor: Pick<Compressor, "compress">;
+  /** Work begun while the job's upload arrived (ADR 056): the run takes it over. */
+  headStarts?: Pick<HeadStarts, "take">;
   jobQueue: Pick<JobQueue, "waitPaused" | "batchPaused">;
   lease: LeaseTerms;
   now: () => number;
@@ -84,14 +87,16 @@ export class Runner {
       const plan = user ? planOf(user, now()) : PLANS.free;
       const original = await files.forCodec(row.id, "original");
       if (!original) throw new JobEnded("original_gone", ORIGINAL_GONE);
-      const outcome = await this.deps.compressor.compress(original, settings, {
+      const call: CompressCall = {
         signal,
         maxPixels: plan.maxPixels,
         // A fixed-quality result is served first and scored when a worker is idle.
         deferScore: !settings.target,
         lanes,
         onProgress: (p) => progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
-      });
+      };
+      const outcome = await (this.deps.headStarts?.take(row.id, settings, call) ??
+        this.deps.compressor.compress(original, settings, call));
       if (signal.aborted) return;
       // Our lease may have lapsed while the pool worked (a stalled process): then the job is
       // another instance's, and its bytes in a shared store are not ours to overwrite.

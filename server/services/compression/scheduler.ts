@@ -23,9 +23,12 @@ export type RunJob = (job: QueuedJob, signal: AbortSignal, lanes: number) => Pro
 export interface BackgroundTask {
   /** Unique among background tasks (e.g. "score:<jobId>"). */
   id: string;
-  /** Width × height and bytes per pixel at its peak, for the memory budget. */
+  /** Width × height and bytes per pixel at its peak (and the file's bytes), for the memory budget. */
   pixels: number;
   perPixel: number;
+  bytes?: number;
+  /** Work for a user's job (a head start): it counts against the user's jobs at once (`userLimit`). */
+  user?: { id: number; limit: number };
   run(signal: AbortSignal): Promise<void>;
 }
 
@@ -48,6 +51,8 @@ export class Scheduler {
   #order = 0;
   #closed = false;
   #passedOver = new Map<string, number>();
+  /** Jobs that take over a background task's work (`handOver`), by job id. */
+  #handOvers = new Map<string, string>();
   /** Called when a job or background task ends here (a slot is free): the shared queue pulls then (queue-puller.ts). */
   onSlotFree: (() => void) | undefined;
   /**
@@ -77,6 +82,20 @@ export class Scheduler {
     this.#dispatch();
   }
 
+  /**
+   * The job `jobId`, once queued, is the work of the background task `taskId` (a head start, ADR 056): it
+   * runs at once, in that task's slot, whatever the policy says, as its work is running or done already.
+   */
+  handOver(taskId: string, jobId: string): void {
+    this.#handOvers.set(jobId, taskId);
+    this.#dispatch();
+  }
+
+  /** Takes a queued background task off the queue (one already running goes on). */
+  dropBackground(id: string): void {
+    this.#background = this.#background.filter((t) => t.id !== id);
+  }
+
   get backgroundCount(): number {
     return this.#background.length + this.#runningBackground.size;
   }
@@ -84,6 +103,13 @@ export class Scheduler {
   runningFor(userId: number): number {
     let n = 0;
     for (const { job } of this.#running.values()) if (job.userId === userId) n++;
+    return n;
+  }
+
+  /** The user's jobs running here and the background work run for them (head starts). */
+  #inWorkFor(userId: number): number {
+    let n = this.runningFor(userId);
+    for (const { task } of this.#runningBackground.values()) if (task.user?.id === userId) n++;
     return n;
   }
 
@@ -134,7 +160,10 @@ export class Scheduler {
   dropQueued(pred: (job: QueuedJob) => boolean): string[] {
     const dropped = this.#queue.filter(pred).map((j) => j.jobId);
     this.#queue = this.#queue.filter((j) => !pred(j));
-    for (const id of dropped) this.#passedOver.delete(id);
+    for (const id of dropped) {
+      this.#passedOver.delete(id);
+      this.#handOvers.delete(id);
+    }
     return dropped;
   }
 
@@ -199,6 +228,14 @@ export class Scheduler {
   }
 
   #dispatch(): void {
+    for (const [jobId, taskId] of this.#handOvers) {
+      const index = this.#queue.findIndex((j) => j.jobId === jobId);
+      if (this.#closed || index === -1) continue; // not queued yet
+      this.#handOvers.delete(jobId);
+      this.#runningBackground.delete(taskId); // its slot and memory are the job's now
+      const [job] = this.#queue.splice(index, 1);
+      this.#start(job!);
+    }
     while (!this.#closed && this.#busy < this.slots) {
       const index = this.#next();
       if (index === -1) break;
@@ -216,10 +253,13 @@ export class Scheduler {
         }, wait);
         return;
       }
-      const task = this.#background[0]!;
+      // The first task whose user has a job to spare (a head start counts as the user's job).
+      const index = this.#background.findIndex((t) => !t.user || this.#inWorkFor(t.user.id) < t.user.limit);
+      if (index === -1) return;
+      const task = this.#background[index]!;
       if (this.#busy > 0 && this.budget.cost(task) > this.#room()) return;
       if (this.#pick() !== -1) return; // a job waits for the budget: it goes first
-      this.#background.shift();
+      this.#background.splice(index, 1);
       this.#startBackground(task);
     }
   }

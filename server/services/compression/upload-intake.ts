@@ -7,6 +7,7 @@
 import { MB, type PlanLimits } from "../../../contract/plans.ts";
 import { DomainError } from "../../domain-error.ts";
 import type { Reservation } from "../../store/mod.ts";
+import type { HeadStart } from "./head-starts.ts";
 import { nextUtcMidnight } from "./quota-day.ts";
 
 export const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
@@ -47,6 +48,15 @@ export const fileTooLarge = (plan: PlanLimits, name?: string, size?: number) =>
       : `A file is larger than ${mb(plan.maxFileBytes)}, the most the ${plan.name} plan allows per file`,
   );
 
+/** One uploaded file, judged alone: its header's pixel count, or why it is refused. */
+export type FileVerdict = { pixels: number } | { refused: DomainError };
+
+/** What a file's arrival began (ADR 056): its verdict, and its head start if one was begun. */
+export interface EarlyFile {
+  verdict: FileVerdict;
+  headStart: HeadStart | null;
+}
+
 export class UploadIntake {
   constructor(
     readonly plan: PlanLimits,
@@ -58,6 +68,9 @@ export class UploadIntake {
   ) {}
 
   #received = 0;
+
+  /** Each file's early work, begun as it arrived whole (the admission reads it instead of starting again). */
+  readonly early = new Map<File, Promise<EarlyFile>>();
 
   /**
    * Reserves room for a declared body at once (browsers always declare it), so
@@ -94,9 +107,13 @@ export class UploadIntake {
     this.#onRelease = fn;
   }
 
-  /** Gives back the room the body reserved (idempotent: the route and `admit` both call it). */
+  /**
+   * Gives back the room the body reserved, and drops the head starts no job was given (idempotent: the route
+   * and `admit` both call it).
+   */
   release(): void {
     this.reservation.release();
+    for (const early of this.early.values()) void early.then((e) => e.headStart?.drop(), () => {});
     const fn = this.#onRelease;
     this.#onRelease = null;
     fn?.();

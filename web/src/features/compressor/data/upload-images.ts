@@ -16,13 +16,16 @@ export interface UploadInput {
 
 export type { UploadProgress };
 
-/** The multipart body of an upload: one `images` part per file, settings as text. */
+/**
+ * The multipart body of an upload: settings as text, then one `images` part per file. Settings first: the
+ * server begins each image's work as soon as it has arrived, with the settings read before it (ADR 056).
+ */
 export function compressForm({ files, settings, allowTarget }: UploadInput): FormData {
   const form = new FormData();
-  for (const file of files) form.append("images", file, file.name);
   for (const [name, value] of Object.entries(settingsToFields(sendableSettings(settings, allowTarget)))) {
     form.append(name, value);
   }
+  for (const file of files) form.append("images", file, file.name);
   return form;
 }
 
