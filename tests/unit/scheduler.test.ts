@@ -225,3 +225,39 @@ Deno.test("with a background delay, a slot freed by a job waits for the shared q
   const waited = scoreStartedAt - freedAt;
   assert.ok(waited >= DELAY - 2, `the score started ${waited.toFixed(1)} ms after b ended, not ${DELAY}`);
 });
+
+Deno.test("a job handed a running background task's work runs at once in its slot, whatever else waits", async () => {
+  const { scheduler, started, job, finish, ending } = harness(2);
+  const finishers = new Map<string, () => void>();
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "head:1"));
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "head:2"));
+  assert.deepEqual(started, ["head:1", "head:2"], "idle slots take both");
+  scheduler.handOver("head:2", "h2");
+  scheduler.enqueue([job("big", 20), job("h2", 1), job("other", 4)]);
+  // Both slots are busy with background work, yet h2 starts: it is head:2's work, in head:2's slot.
+  assert.deepEqual(started, ["head:1", "head:2", "h2"]);
+  assert.equal(scheduler.slotsInUse, 1);
+  assert.deepEqual(scheduler.runningBackgroundIds(), ["head:1"], "head:2's slot is the job's now");
+  await finish("h2");
+  assert.deepEqual(started, ["head:1", "head:2", "h2", "big"], "the job's end frees one slot: the next job");
+  await ending(finishers.get("head:1")!);
+  assert.deepEqual(started, ["head:1", "head:2", "h2", "big", "other"]);
+});
+
+Deno.test("background work for a user runs at most the user's limit at once; a dropped task never starts", async () => {
+  const { scheduler, started } = harness(3);
+  const finishers = new Map<string, () => void>();
+  const forUser = (id: string) => ({ ...backgroundTask(started, finishers, id), user: { id: 7, limit: 1 } });
+  scheduler.enqueueBackground(forUser("head:1"));
+  scheduler.enqueueBackground(forUser("head:2"));
+  scheduler.enqueueBackground(forUser("head:3"));
+  scheduler.enqueueBackground(backgroundTask(started, finishers, "score:x"));
+  assert.deepEqual(started, ["head:1", "score:x"], "the user's second waits; work of no user goes past it");
+  scheduler.dropBackground("head:2");
+  await new Promise<void>((resolve) => {
+    scheduler.onSlotFree = resolve;
+    finishers.get("head:1")!();
+  });
+  assert.deepEqual(started, ["head:1", "score:x", "head:3"], "head:2 was dropped");
+  assert.equal(scheduler.backgroundCount, 2);
+});
