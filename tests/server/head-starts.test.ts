@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { createTestApp, makePremium, signUp, type TestApp, waitForJobs } from "../setup/app-harness.ts";
 import { HeldCompressor, taggedFile } from "../setup/held-compressor.ts";
 import { waitFor } from "../setup/wait-for.ts";
+import { CodecError } from "../../codecs/errors.ts";
 
 const encoder = new TextEncoder();
 const BOUNDARY = "----head-start-test";
@@ -176,5 +177,31 @@ Deno.test("head starts take only idle slots, and never more at once than the bat
   second!.finish();
   await waitForJobs(t, cookie, (js) => js.length === 2 && js.every((j) => j.status === "completed"));
   assert.equal(compressor.calls.length, 2);
+  await t.close();
+});
+
+Deno.test("a head start that fails fails its own job with the codec's reason, once; the other images go on", async () => {
+  const { t, cookie, compressor } = await premiumApp(2);
+  const upload = streamedUpload(t, cookie);
+  await upload.image(taggedFile("broken"));
+  const [broken] = await compressor.started(1);
+  broken!.fail(new CodecError("corrupt_image", "Cannot decode the image: its scan data is corrupt"));
+  await upload.image(taggedFile("fine"));
+  upload.end();
+  const res = await upload.response;
+  assert.equal(res.status, 201);
+  const fine = (await compressor.started(2))[1]!;
+  assert.equal(fine.tag, "fine");
+  fine.finish();
+  const jobs = await waitForJobs(
+    t,
+    cookie,
+    (js) => js.length === 2 && js.every((j) => j.status !== "processing" && j.status !== "pending"),
+  );
+  const failed = jobOf(jobs as ListedJob[], "broken.jpg") as ListedJob & { errorMessage: string };
+  assert.equal(failed.status, "error");
+  assert.equal(failed.errorMessage, "Cannot decode the image: its scan data is corrupt");
+  assert.equal(jobOf(jobs as ListedJob[], "fine.jpg").status, "completed");
+  assert.equal(compressor.calls.length, 2, "the failed image was not compressed again");
   await t.close();
 });
