@@ -7,7 +7,7 @@
  */
 import type { Job } from "../../../contract/jobs.ts";
 import { PLANS } from "../../../contract/plans.ts";
-import { compressSettingsOf } from "../../../contract/settings.ts";
+import { type CompressSettings, compressSettingsOf } from "../../../contract/settings.ts";
 import { planOf } from "../plan.ts";
 import { isCodecError } from "../../../codecs/mod.ts";
 import { formatOfMimeType } from "../../../contract/formats.ts";
@@ -18,7 +18,7 @@ import type { JobErrorCode } from "../../domain-error.ts";
 import type { Logger } from "../../log.ts";
 import { batchSettings } from "./views.ts";
 import { packWebSet } from "./web-set-pack.ts";
-import type { CompressCall, Compressor } from "./compressor.ts";
+import type { CompressCall, Compressor, CompressOutcome } from "./compressor.ts";
 import type { HeadStarts } from "./head-starts.ts";
 import type { JobEndings } from "./job-endings.ts";
 import type { JobFiles } from "./job-files.ts";
@@ -85,8 +85,6 @@ export class Runner {
       const settings = compressSettingsOf(batchSettings(batch));
       const user = await reads.findUserById(row.userId);
       const plan = user ? planOf(user, now()) : PLANS.free;
-      const original = await files.forCodec(row.id, "original");
-      if (!original) throw new JobEnded("original_gone", ORIGINAL_GONE);
       const call: CompressCall = {
         signal,
         maxPixels: plan.maxPixels,
@@ -95,8 +93,8 @@ export class Runner {
         lanes,
         onProgress: (p) => progress.set(row.id, Math.max(0, Math.min(99, Math.round(p)))),
       };
-      const outcome = await (this.deps.headStarts?.take(row.id, settings, call) ??
-        this.deps.compressor.compress(original, settings, call));
+      const outcome =
+        await (this.deps.headStarts?.take(row.id, settings, call) ?? this.#compress(row.id, settings, call));
       if (signal.aborted) return;
       // Our lease may have lapsed while the pool worked (a stalled process): then the job is
       // another instance's, and its bytes in a shared store are not ours to overwrite.
@@ -157,6 +155,13 @@ export class Runner {
       this.deps.endings.ended([row.id]);
     }
     if (scoreDue) this.deps.scoreDue(row.id, queued.pixels);
+  }
+
+  /** The job's compression from its stored original (no head start began it). */
+  async #compress(jobId: string, settings: CompressSettings, call: CompressCall): Promise<CompressOutcome> {
+    const original = await this.deps.files.forCodec(jobId, "original");
+    if (!original) throw new JobEnded("original_gone", ORIGINAL_GONE);
+    return await this.deps.compressor.compress(original, settings, call);
   }
 
   #log(event: "start" | "end", jobId: string): void {
