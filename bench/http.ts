@@ -63,6 +63,16 @@ export class UploadRefused extends Error {
   }
 }
 
+/** A batch's form: settings first, as the web app sends them (each image's work begins as it arrives, ADR 056). */
+export function batchForm(images: CorpusImage[], fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ maxConcurrent: "10", ...fields })) form.append(name, value);
+  for (const image of images) {
+    form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
+  }
+  return form;
+}
+
 /**
  * One batch; `fields` are further settings fields of the form (DESIGN §4), e.g. `encoder`, or `maxConcurrent`
  * (10 unless given).
@@ -73,16 +83,10 @@ export async function uploadAll(
   images: CorpusImage[],
   fields: Record<string, string> = {},
 ): Promise<string[]> {
-  const form = new FormData();
-  // Settings first, as the web app sends them: each image's work begins as it arrives (ADR 056).
-  for (const [name, value] of Object.entries({ maxConcurrent: "10", ...fields })) form.append(name, value);
-  for (const image of images) {
-    form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
-  }
   const res = await fetch(`${server.url}/api/compress`, {
     method: "POST",
     headers: { Cookie: client.cookie },
-    body: form,
+    body: batchForm(images, fields),
   });
   if (res.status !== 201) throw new UploadRefused(res.status, await res.text());
   const { jobs } = await res.json() as { jobs: Array<{ id: string }> };

@@ -5,21 +5,16 @@
  */
 import { type RunningServer, startServer } from "../tests/setup/server-process.ts";
 import type { CorpusImage } from "./corpus.ts";
-import { type Client, premiumClient, uploadAll, waitAllSettled } from "./http.ts";
+import { batchForm, type Client, premiumClient, uploadAll, waitAllSettled } from "./http.ts";
 import { figure } from "./report.ts";
 
 /** 8 MiB/s, about 67 Mbit/s. */
 const UPLINK_MB_PER_S = 8;
 const CHUNK = 64 * 1024;
 
-/** The batch's multipart body as a browser sends it: settings first, then the images. */
+/** The batch's multipart body as `uploadAll` sends it, encoded once so that it can be paced. */
 async function batchBody(images: CorpusImage[]): Promise<{ bytes: Uint8Array; type: string }> {
-  const form = new FormData();
-  form.append("maxConcurrent", "10");
-  for (const image of images) {
-    form.append("images", new File([image.bytes as Uint8Array<ArrayBuffer>], image.name, { type: "image/jpeg" }));
-  }
-  const encoded = new Response(form);
+  const encoded = new Response(batchForm(images));
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), type: encoded.headers.get("Content-Type")! };
 }
 

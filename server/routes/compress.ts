@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { meterRequest } from "../middleware/body-guard.ts";
 import { currentUser, requireUser } from "../middleware/session.ts";
-import { IMAGES_FIELD, readUploadForm } from "../services/compression/upload-form.ts";
+import { IMAGES_FIELD, readUploadForm, uploadSettingsSoFar } from "../services/compression/upload-form.ts";
 import { readMultipart, UPLOAD_FIELD_LIMITS } from "./read-multipart.ts";
 import { STATUS_BY_CODE } from "../http-error.ts";
 import type { CompressResponse } from "../../contract/jobs.ts";
@@ -27,7 +27,7 @@ export const compressRoutes = new Hono<AppEnv>()
         fileTooLarge: () => intake.fileTooLarge(),
         // Each image is judged, and its work begun, while the rest of the body arrives (ADR 056).
         onFileRead: (field, file, fieldsSoFar) => {
-          if (field === IMAGES_FIELD) admission.arrived(user, intake, file, fieldsSoFar);
+          if (field === IMAGES_FIELD) admission.arrived(user, intake, file, uploadSettingsSoFar(fieldsSoFar));
         },
       });
       const { refused, ...result } = await admission.admit(user, readUploadForm(body), intake);

@@ -29,7 +29,7 @@ import { retentionPhrase } from "../../../contract/storage.ts";
 import { utcDay } from "./quota-day.ts";
 import { QuotaExceeded, type Transitions } from "../lifecycle/transitions.ts";
 import { NO_LEASE } from "../lifecycle/sql.ts";
-import { type MultipartBody, readUploadSettings, type UploadForm } from "./upload-form.ts";
+import type { UploadForm } from "./upload-form.ts";
 import {
   dailyLimitReached,
   type EarlyFile,
@@ -198,24 +198,19 @@ export class Admission {
   /**
    * A file of an upload has arrived whole (ADR 056): it is judged now, while the rest of the body arrives,
    * and its compression begins in an idle slot with the settings the fields read before it give (the
-   * job takes it over only if its settings are those). Never throws: `admit` answers for the upload.
+   * job takes it over only if its settings are those; none while a field read so far is invalid). Never
+   * throws: `admit` answers for the upload.
    */
-  arrived(user: UserRow, intake: UploadIntake, file: File, fieldsSoFar: MultipartBody): void {
-    const early = this.#early(user, intake.plan, file, fieldsSoFar);
+  arrived(user: UserRow, intake: UploadIntake, file: File, settingsSoFar: SavedSettings | null): void {
+    const early = this.#early(user, intake.plan, file, settingsSoFar);
     early.catch(() => {}); // `admit` awaits it; an upload refused before that never does
     intake.early.set(file, early);
   }
 
-  async #early(user: UserRow, plan: PlanLimits, file: File, fieldsSoFar: MultipartBody): Promise<EarlyFile> {
+  async #early(user: UserRow, plan: PlanLimits, file: File, saved: SavedSettings | null): Promise<EarlyFile> {
     const verdict = await this.#judge(safeFileName(file.name), file, plan);
     const headStarts = this.deps.headStarts;
-    if (!headStarts || !("pixels" in verdict)) return { verdict, headStart: null };
-    let saved: SavedSettings;
-    try {
-      saved = readUploadSettings(fieldsSoFar);
-    } catch {
-      return { verdict, headStart: null }; // invalid so far: `admit` answers if it stays so
-    }
+    if (!headStarts || !saved || !("pixels" in verdict)) return { verdict, headStart: null };
     const settings = compressSettingsOf(saved);
     // A target off the plan is refused at admission; a web set may take more than one worker.
     if (settings.widths || (settings.target && !plan.targets)) return { verdict, headStart: null };

@@ -27,6 +27,15 @@ export function readUploadForm(body: MultipartBody): UploadForm {
   return { files, settings: readUploadSettings(body) };
 }
 
+/** The settings the fields read so far give, or null while one of them is invalid (the upload's end answers it). */
+export function uploadSettingsSoFar(body: MultipartBody): SavedSettings | null {
+  try {
+    return readUploadSettings(body);
+  } catch {
+    return null;
+  }
+}
+
 /** The settings the body's fields give (those not sent take their defaults); throws on an invalid one. */
 export function readUploadSettings(body: MultipartBody): SavedSettings {
   const scalars: Record<string, string> = {};
