@@ -139,14 +139,17 @@ export function meterRequest(request: Request, options: MeterOptions): Request {
           throw isRefusal(err) ? err : new BodyBrokenOff(err);
         });
         const wait = Math.min(idleMs, left);
-        const asked = performance.now();
-        const chunk = wait === Infinity ? await next : await Promise.race([
+        // Did the loop go round while the chunk was awaited? Then others had their turns. (Not the time it took: on
+        // a busy machine a chunk already in memory can take ms to come while nothing else runs.)
+        let wentRound = false;
+        const probe = setTimeout(() => wentRound = true, 0);
+        const chunk = await (wait === Infinity ? next : Promise.race([
           next,
           new Promise<never>((_, reject) =>
             timer = setTimeout(() => reject(left <= idleMs ? bodyTooSlow(deadline!) : bodyStalled()), wait)
           ),
-        ]);
-        if (performance.now() - asked > 1) turns.waited(); // the network made it wait: others had their turns
+        ])).finally(() => clearTimeout(probe));
+        if (wentRound) turns.waited();
         if (chunk.done) return controller.close();
         seen += chunk.value.byteLength;
         if (seen > limit) throw bodyTooLarge(limit);

@@ -104,13 +104,13 @@ export class LoginThrottle {
     const over = count - this.limits.perPair;
     if (over < 0 || last === null) return 0;
     const wait = Math.min(this.limits.windowMs, this.limits.firstWaitMs * 2 ** over);
-    return Math.max(0, last + wait - now);
+    return Math.max(0, Math.min(wait, last + wait - now)); // another instance's clock may run ahead of ours
   }
 
   /** The window reopens when the oldest failure that keeps it at the limit ages out. */
   #windowWait(nthNewest: number | null, now: number): number {
     if (nthNewest === null) return 0;
-    return Math.max(1, nthNewest + this.limits.windowMs - now);
+    return Math.max(1, Math.min(this.limits.windowMs, nthNewest + this.limits.windowMs - now));
   }
 }
 

@@ -23,6 +23,8 @@ export class RegistrationLimit {
     if (await recordEventBelow(this.db, key, now, since, this.limit)) return 0;
     // The window reopens when the oldest sign-up that keeps it at the limit ages out.
     const nth = await nthNewestEvent(this.db, key, since, this.limit);
-    return Math.max(1, Math.ceil(((nth ?? now) + this.windowMs - now) / 1000));
+    // Another instance may have counted a sign-up after `now` (or by a clock ahead of ours): never past the window.
+    const ms = Math.min(this.windowMs, (nth ?? now) + this.windowMs - this.now());
+    return Math.max(1, Math.ceil(ms / 1000));
   }
 }

@@ -114,3 +114,13 @@ Deno.test("[regression] concurrent attempts cannot pass a cap together: begin ch
   const results = await Promise.all(Array.from({ length: 40 }, (_, i) => t.begin(`user${i}`, "1.1.1.1")));
   assert.equal(results.filter((r) => r.retryAfter === 0).length, 20, "exactly perIp admitted");
 });
+
+Deno.test("[regression] an instance whose clock runs behind another's never asks for more than the longest wait", async () => {
+  using s = await throttleAt(10 * MIN);
+  const { t, clock, db } = s;
+  const behind = new LoginThrottle(db, limits, () => clock.now - 5_000);
+  for (let i = 0; i < 5; i++) await t.recordFailure("alice", "1.1.1.1");
+  assert.equal(await behind.retryAfter("alice", "1.1.1.1"), 30, "the pair's first wait, not 35 s");
+  for (let i = 0; i < 20; i++) await t.recordFailure(`user${i}`, "2.2.2.2");
+  assert.equal(await behind.retryAfter("someone-new", "2.2.2.2"), limits.windowMs / 1000, "the window, not more");
+});

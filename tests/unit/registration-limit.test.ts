@@ -28,3 +28,16 @@ Deno.test("[regression] RegistrationLimit is exact under concurrency: one condit
   assert.equal(waits.filter((w) => w === 0).length, 10);
   database.close();
 });
+
+Deno.test("[regression] a sign-up counted by an instance whose clock is ahead never makes the wait longer than the window", async () => {
+  const database = await createDb({ url: ":memory:" });
+  let now = HOUR;
+  const ahead = new RegistrationLimit(database.db, 2, HOUR, () => now + 5_000);
+  const here = new RegistrationLimit(database.db, 2, HOUR, () => now);
+  assert.equal(await ahead.take("203.0.113.1"), 0);
+  assert.equal(await ahead.take("203.0.113.1"), 0);
+  assert.equal(await here.take("203.0.113.1"), 3600, "the window, not 3,605 s");
+  now += 60_000;
+  assert.equal(await here.take("203.0.113.1"), 3545);
+  database.close();
+});
