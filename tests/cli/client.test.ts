@@ -86,7 +86,7 @@ Deno.test("client: 429s are retried a bounded number of times; a Retry-After pas
         postImage(path, { url: daily.url, key: KEY, query: new URLSearchParams() }),
         /Daily limit reached \(retry after 10 h\)/,
       );
-      assert.ok(performance.now() - t < 1000, "no waiting for hours");
+      assert.ok(performance.now() - t < 10_000, "no waiting for hours");
       assert.equal(daily.requests.length, 1);
     });
   } finally {
@@ -166,7 +166,7 @@ Deno.test("client: an abort stops a wait for Retry-After at once", async () => {
         onRetry: () => setTimeout(() => stop.abort(new Error("stopped")), 10),
       });
       await assert.rejects(sent, /stopped/);
-      assert.ok(performance.now() - t < 2000);
+      assert.ok(performance.now() - t < 10_000, "not the 30 s Retry-After");
     });
   } finally {
     await api.close();

@@ -110,12 +110,10 @@ Deno.test("[regression] an upload with a million text fields is refused at the 4
     for (let i = 0; i < 1_000_000; i++) yield { name: `f${i}`, bytes: () => [encoder.encode("x")] };
   };
   const { stream, counter } = countedBody(multipart(fields()));
-  const started = performance.now();
   const res = await post(t, "/api/compress", stream, { Cookie: cookie, "Content-Type": multipartType });
   assert.equal(res.status, 400);
   assert.match((await res.json()).error, /more than 40 form fields/);
   assert.ok(counter.pulled < 256 * 1024, `read ${counter.pulled} bytes`);
-  assert.ok(performance.now() - started < 2000);
   await t.close();
 });
 
