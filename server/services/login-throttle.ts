@@ -9,6 +9,7 @@
  * Counted in the database (ADR 019), so every instance on it shares the counts and a restart keeps them.
  */
 import type { Db } from "../../db/client.ts";
+import { windowReopensInMs } from "./sliding-window.ts";
 import {
   claimSignInAttempt,
   recordEvents,
@@ -107,10 +108,8 @@ export class LoginThrottle {
     return Math.max(0, Math.min(wait, last + wait - now)); // another instance's clock may run ahead of ours
   }
 
-  /** The window reopens when the oldest failure that keeps it at the limit ages out. */
   #windowWait(nthNewest: number | null, now: number): number {
-    if (nthNewest === null) return 0;
-    return Math.max(1, Math.min(this.limits.windowMs, nthNewest + this.limits.windowMs - now));
+    return nthNewest === null ? 0 : windowReopensInMs(nthNewest, this.limits.windowMs, now);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import { nthNewestEvent, recordEventBelow } from "../../db/queries/throttle.ts";
+import { windowReopensInMs } from "./sliding-window.ts";
 
 export const REGISTRATION_WINDOW_MS = 3_600_000;
 
@@ -21,10 +22,8 @@ export class RegistrationLimit {
     const key = `r:${ip}`;
     const since = now - this.windowMs;
     if (await recordEventBelow(this.db, key, now, since, this.limit)) return 0;
-    // The window reopens when the oldest sign-up that keeps it at the limit ages out.
+    // Read the clock again: another instance may have counted a sign-up after `now`.
     const nth = await nthNewestEvent(this.db, key, since, this.limit);
-    // Another instance may have counted a sign-up after `now` (or by a clock ahead of ours): never past the window.
-    const ms = Math.min(this.windowMs, (nth ?? now) + this.windowMs - this.now());
-    return Math.max(1, Math.ceil(ms / 1000));
+    return Math.ceil(windowReopensInMs(nth ?? now, this.windowMs, this.now()) / 1000);
   }
 }
